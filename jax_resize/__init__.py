@@ -1,0 +1,18 @@
+"""jax_resize: ONNX Resize and OpenVINO Interpolate as pure, jittable JAX functions.
+
+Every resized axis gets a weight matrix ``[out_size, in_size]`` (coordinates -> filter ->
+weights), applied with ``lax.dot_general``; nearest modes gather. See ``docs/architecture.md``.
+"""
+
+from jax_resize._src.jax_image import resize
+from jax_resize._src.onnx_resize import onnx_node_resize, onnx_resize
+from jax_resize._src.weights import weight_matrix
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "onnx_node_resize",
+    "onnx_resize",
+    "resize",
+    "weight_matrix",
+]
