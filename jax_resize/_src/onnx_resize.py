@@ -158,7 +158,15 @@ def onnx_resize(
             raise ValueError("sizes is not an input of Resize-10 (its inputs are X, scales); use opset>=11.")
         coordinate_transformation_mode, nearest_mode = "asymmetric", "simple"
     else:
-        _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _COORDINATE_MODES[opset])
+        allowed = _COORDINATE_MODES[opset]
+        if coordinate_transformation_mode not in allowed and coordinate_transformation_mode in \
+                _coordinates.COORDINATE_TRANSFORMATION_MODES:
+            where = [o for o, modes in _COORDINATE_MODES.items() if coordinate_transformation_mode in modes]
+            raise ValueError(
+                f"coordinate_transformation_mode={coordinate_transformation_mode!r} is not part of "
+                f"Resize-{opset}; it exists in opset(s) {where}. Allowed in {opset}: {allowed}."
+            )
+        _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, allowed)
         _v.choice("nearest_mode", nearest_mode, _weights.NEAREST_MODES)
     keep_aspect_ratio_policy = _v.choice(
         "keep_aspect_ratio_policy", keep_aspect_ratio_policy, KEEP_ASPECT_RATIO_POLICIES

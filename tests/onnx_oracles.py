@@ -1,0 +1,706 @@
+"""Shared helpers for checking ``jax_resize.onnx_resize`` against ONNX oracles.
+
+One place that knows how to turn a Resize test case into
+
+* an ONNX ``NodeProto`` / ``ModelProto`` for a given opset (input layout differs:
+  opset 10 is ``(X, scales)``, opset 11 requires ``roi`` and ``scales`` to be
+  present (empty tensors when unused), opsets 13+ use ``""`` for omitted inputs),
+* a run of the ONNX reference evaluator (``onnx.reference.ReferenceEvaluator``),
+* a run of onnxruntime (CPU execution provider),
+* a run of ``jax_resize`` (keyword API or NodeProto API),
+* the spec's output shape, and a tolerance check that reports max errors.
+
+The oracles are independent of ``jax_resize``: nothing here is derived from its
+output.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+import onnx
+from onnx import helper
+
+OPSETS = (10, 11, 13, 18, 19)
+
+# Attributes each opset of Resize accepts (others must not be put on the node).
+_ATTRS_BY_OPSET = {
+    10: {"mode"},
+    11: {
+        "mode",
+        "coordinate_transformation_mode",
+        "nearest_mode",
+        "cubic_coeff_a",
+        "exclude_outside",
+        "extrapolation_value",
+    },
+}
+_ATTRS_BY_OPSET[13] = _ATTRS_BY_OPSET[11]
+_ATTRS_BY_OPSET[18] = _ATTRS_BY_OPSET[11] | {
+    "antialias",
+    "axes",
+    "keep_aspect_ratio_policy",
+}
+_ATTRS_BY_OPSET[19] = _ATTRS_BY_OPSET[18]
+
+# Defaults of the ONNX Resize attributes (opset 19).
+DEFAULTS: dict[str, Any] = {
+    "mode": "nearest",
+    "coordinate_transformation_mode": "half_pixel",
+    "nearest_mode": "round_prefer_floor",
+    "cubic_coeff_a": -0.75,
+    "exclude_outside": 0,
+    "extrapolation_value": 0.0,
+    "antialias": 0,
+    "axes": None,
+    "keep_aspect_ratio_policy": "stretch",
+}
+
+COORD_MODES_19 = (
+    "half_pixel",
+    "half_pixel_symmetric",
+    "pytorch_half_pixel",
+    "align_corners",
+    "asymmetric",
+    "tf_crop_and_resize",
+)
+NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+
+
+@dataclasses.dataclass
+class ResizeCase:
+    """One Resize invocation: data, optional inputs, node attributes, opset."""
+
+    id: str
+    x: np.ndarray
+    roi: np.ndarray | None = None
+    scales: np.ndarray | None = None
+    sizes: np.ndarray | None = None
+    attrs: dict[str, Any] = dataclasses.field(default_factory=dict)
+    opset: int = 19
+    note: str = ""
+
+    # -- ONNX construction -------------------------------------------------
+    def input_names(self) -> list[str]:
+        """Node input names in ONNX order ("" for omitted optional inputs)."""
+        if self.opset == 10:
+            return ["X", "scales"]
+        names = [
+            "X",
+            "roi" if (self.roi is not None or self.opset == 11) else "",
+            "scales" if (self.scales is not None or self.opset == 11) else "",
+            "sizes" if self.sizes is not None else "",
+        ]
+        while names and names[-1] == "":
+            names.pop()
+        return names
+
+    def feeds(self) -> dict[str, np.ndarray]:
+        """Values for the named (non-empty) inputs; opset 11 gets empty tensors."""
+        empty = np.zeros((0,), np.float32)
+        vals = {
+            "X": self.x,
+            "roi": self.roi if self.roi is not None else empty,
+            "scales": self.scales if self.scales is not None else empty,
+            "sizes": self.sizes,
+        }
+        return {n: vals[n] for n in self.input_names() if n}
+
+    def node(self) -> onnx.NodeProto:
+        allowed = _ATTRS_BY_OPSET[self.opset]
+        bad = set(self.attrs) - allowed
+        if bad:
+            raise ValueError(f"attributes {sorted(bad)} not in Resize-{self.opset}")
+        attrs = {k: v for k, v in self.attrs.items() if v is not None}
+        return helper.make_node("Resize", self.input_names(), ["Y"], **attrs)
+
+    def node_inputs(self) -> list[np.ndarray | None]:
+        """Positional inputs for ``onnx_node_resize`` (None for omitted ones)."""
+        feeds = self.feeds()
+        return [feeds[n] if n else None for n in self.input_names()]
+
+    def model(self, node: onnx.NodeProto | None = None) -> onnx.ModelProto:
+        node = self.node() if node is None else node
+        inputs = [
+            helper.make_tensor_value_info(
+                name, helper.np_dtype_to_tensor_dtype(val.dtype), list(val.shape)
+            )
+            for name, val in self.feeds().items()
+        ]
+        out = helper.make_tensor_value_info(
+            "Y", helper.np_dtype_to_tensor_dtype(self.x.dtype), [None] * self.x.ndim
+        )
+        graph = helper.make_graph([node], f"resize_{self.id}", inputs, [out])
+        return helper.make_model(
+            graph,
+            opset_imports=[helper.make_opsetid("", self.opset)],
+            ir_version=8 if self.opset < 19 else 9,
+        )
+
+    # -- descriptions ------------------------------------------------------
+    def describe(self) -> str:
+        def arr(a):
+            return None if a is None else np.asarray(a).tolist()
+
+        attrs = {k: v for k, v in self.attrs.items()}
+        return (
+            f"[{self.id}] opset={self.opset} x.shape={self.x.shape} "
+            f"x.dtype={self.x.dtype} roi={arr(self.roi)} scales={arr(self.scales)} "
+            f"sizes={arr(self.sizes)} attrs={attrs}"
+            + (f" note={self.note}" if self.note else "")
+        )
+
+    def reproducer(self) -> str:
+        """A small Python snippet that re-runs the case through jax_resize."""
+        kw = ", ".join(f"{k}={v!r}" for k, v in self.attrs.items())
+
+        def lit(a):
+            if a is None:
+                return "None"
+            return f"np.array({np.asarray(a).tolist()!r}, np.{np.asarray(a).dtype})"
+
+        return (
+            "import numpy as np, jax_resize\n"
+            f"X = {lit(self.x)}\n"
+            f"Y = jax_resize.onnx_resize(X, roi={lit(self.roi)}, "
+            f"scales={lit(self.scales)}, sizes={lit(self.sizes)}, {kw}, "
+            f"opset={self.opset})"
+        )
+
+    # -- attribute helpers ---------------------------------------------------
+    def attr(self, name: str) -> Any:
+        return self.attrs.get(name, DEFAULTS[name])
+
+
+# ---------------------------------------------------------------------------
+# Spec helpers (independent of any implementation)
+# ---------------------------------------------------------------------------
+
+
+def normalize_axes(axes: Sequence[int] | None, rank: int) -> list[int]:
+    if axes is None:
+        return list(range(rank))
+    return [a + rank if a < 0 else a for a in axes]
+
+
+def spec_output_shape(case: ResizeCase) -> tuple[int, ...]:
+    """Output shape as the opset-19 spec text describes it (float64 arithmetic).
+
+    With scales: ``floor(in * (roi_end - roi_start) * scale)``, roi only counting
+    for tf_crop_and_resize. With sizes: the keep_aspect_ratio_policy rules.
+    """
+    x = case.x
+    rank = x.ndim
+    axes = normalize_axes(case.attr("axes"), rank)
+    shape = list(x.shape)
+    if case.sizes is not None:
+        sizes = [int(s) for s in case.sizes]
+        policy = case.attr("keep_aspect_ratio_policy")
+        if policy == "stretch":
+            for a, s in zip(axes, sizes):
+                shape[a] = s
+        else:
+            ratios = [s / x.shape[a] for a, s in zip(axes, sizes)]
+            scale = min(ratios) if policy == "not_larger" else max(ratios)
+            for a in axes:
+                shape[a] = int(math.floor(scale * x.shape[a] + 0.5))
+        return tuple(shape)
+    scales = [float(s) for s in case.scales]
+    tf_crop = case.attr("coordinate_transformation_mode") == "tf_crop_and_resize"
+    n = len(axes)
+    for i, (a, s) in enumerate(zip(axes, scales)):
+        extent = 1.0
+        if tf_crop and case.roi is not None and case.roi.size:
+            extent = float(case.roi[n + i]) - float(case.roi[i])
+        shape[a] = int(math.floor(x.shape[a] * extent * s))
+    return tuple(shape)
+
+
+# ---------------------------------------------------------------------------
+# Random case generation (deterministic: one numpy Generator per case id)
+# ---------------------------------------------------------------------------
+
+ALL_DTYPES = (
+    np.float32,
+    np.float64,
+    np.float16,
+    np.int8,
+    np.uint8,
+    np.int32,
+    np.int64,
+)
+_DTYPE_P = (0.46, 0.1, 0.1, 0.085, 0.085, 0.085, 0.085)
+
+# ORT CPU accepts these (rank, resized-axes) layouts for linear / cubic
+# (upsamplebase.h ScalesValidation); nearest works for every rank.
+_ORT_LINEAR_LAYOUTS = [(2, None), (3, None), (4, (2, 3)), (4, (1, 2)), (5, (2, 3, 4))]
+_ORT_CUBIC_LAYOUTS = [(2, None), (4, (2, 3)), (4, (1, 2))]
+
+
+def _data(rng: np.random.Generator, shape, dtype) -> np.ndarray:
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        mag = 10.0 if dtype != np.float16 else 4.0
+        return (rng.standard_normal(shape) * mag).astype(dtype)
+    info = np.iinfo(dtype)
+    if dtype.itemsize == 1:  # full range: exercises saturation of cubic overshoot
+        lo, hi = int(info.min), int(info.max)
+    else:  # keep values exactly representable in float32
+        lo, hi = max(int(info.min), -20000), min(int(info.max), 20000)
+    return rng.integers(lo, hi, size=shape, endpoint=True).astype(dtype)
+
+
+def floor_is_unambiguous(scale: np.float32, n: int) -> bool:
+    """floor(n * scale) is the same in float64 and in float32 arithmetic.
+
+    onnxruntime computes ``int64(scale * n)`` in float32, the reference evaluator
+    in float64; a product just below an integer in float64 can round up to it in
+    float32 (0.7f * 10 -> 6.99999988 vs 7.0f). Those are avoided by the random
+    generators and checked by a dedicated test instead.
+    """
+    p64 = float(np.float32(scale)) * n
+    p32 = float(np.float32(np.float32(scale) * np.float32(n)))
+    if math.floor(p64) != math.floor(p32):
+        return False
+    frac = p64 - math.floor(p64)
+    return frac == 0.0 or 1e-6 < frac < 1 - 1e-6
+
+
+def _pick_scale(rng: np.random.Generator, n_in: int, *, exact_only: bool, max_out: int):
+    """A float32 scale for an axis of length n_in with an unambiguous output length."""
+    for _ in range(200):
+        kind = rng.choice(["one", "exact", "frac"], p=[0.1, 0.45, 0.45])
+        if kind == "one":
+            return np.float32(1.0)
+        out = int(rng.integers(1, max_out + 1))
+        if kind == "exact" or exact_only:
+            s = np.float32(out / n_in)
+            if float(s) * n_in != out:
+                continue
+        else:
+            s = np.float32((out + rng.uniform(0.05, 0.95)) / n_in)
+        if floor_is_unambiguous(s, n_in) and math.floor(float(s) * n_in) >= 1:
+            return s
+    return np.float32(1.0)
+
+
+def random_case(
+    case_id: str,
+    seed: Sequence[int],
+    *,
+    opset: int = 19,
+    dtypes: Sequence[Any] = ALL_DTYPES,
+    ort_layouts: bool = False,
+    max_elems: int = 3000,
+) -> ResizeCase:
+    """Build one random Resize case for ``opset``; same seed -> same case.
+
+    ``ort_layouts``: mostly draw rank / resized axes / exclude_outside that the
+    onnxruntime CPU kernel accepts (about 10% are drawn freely, to exercise the
+    refusals).
+    """
+    rng = np.random.default_rng(list(seed))
+    for _attempt in range(1000):
+        case = _draw_case(rng, case_id, opset, dtypes, ort_layouts)
+        if case is None:
+            continue
+        out_shape = spec_output_shape(case)
+        if min(out_shape, default=1) < 1 or int(np.prod(out_shape)) > max_elems:
+            continue
+        if opset >= 13 and not reference_supported(case):
+            continue
+        if case.sizes is None and not all(
+            floor_is_unambiguous(s, case.x.shape[a])
+            for a, s in zip(normalize_axes(case.attr("axes"), case.x.ndim), case.scales)
+        ):
+            continue
+        return case
+    raise RuntimeError(f"could not draw a valid case for {case_id}")
+
+
+def _draw_case(rng, case_id, opset, dtypes, ort_layouts) -> ResizeCase | None:
+    p = [_DTYPE_P[ALL_DTYPES.index(d)] for d in dtypes]
+    dtype = dtypes[int(rng.choice(len(dtypes), p=np.asarray(p) / sum(p)))]
+
+    modes = ["nearest", "linear"] if opset == 10 else ["nearest", "linear", "cubic"]
+    mode = str(rng.choice(modes))
+    free = not ort_layouts or rng.random() < 0.1
+
+    # rank, shape and which axes get resized
+    if free or mode == "nearest":
+        rank = int(rng.integers(1, 6))
+        resizable = None
+    else:
+        layouts = _ORT_LINEAR_LAYOUTS if mode == "linear" else _ORT_CUBIC_LAYOUTS
+        rank, resizable = layouts[int(rng.integers(len(layouts)))]
+    max_dim = {1: 8, 2: 6, 3: 5, 4: 4, 5: 3}[rank]
+    shape = tuple(int(rng.integers(1, max_dim + 1)) for _ in range(rank))
+    x = _data(rng, shape, dtype)
+    all_axes = list(range(rank)) if resizable is None else list(resizable)
+
+    # attributes
+    attrs: dict[str, Any] = {}
+    if rng.random() < 0.9 or mode != "nearest":
+        attrs["mode"] = mode
+    if opset >= 11:
+        ctms = list(COORD_MODES_19)
+        if opset < 19:
+            ctms.remove("half_pixel_symmetric")
+        if opset == 11:
+            ctms.append("tf_half_pixel_for_nn")
+        ctm = str(rng.choice(ctms))
+        if ctm != "half_pixel" or rng.random() < 0.5:
+            attrs["coordinate_transformation_mode"] = ctm
+    else:
+        ctm = "asymmetric"
+    if opset >= 11 and mode == "nearest" and rng.random() < 0.85:
+        attrs["nearest_mode"] = str(rng.choice(NEAREST_MODES))
+    if opset >= 11 and mode == "cubic" and rng.random() < 0.8:
+        a = rng.choice([-0.75, -0.5, float(rng.uniform(-1.0, -0.3))])
+        attrs["cubic_coeff_a"] = float(np.float32(a))
+    antialias = 0
+    if opset >= 18 and mode != "nearest" and rng.random() < 0.35:
+        antialias = 1
+        attrs["antialias"] = 1
+    if opset >= 11:
+        if ort_layouts and not free:
+            allow_excl = mode == "cubic" or (mode == "linear" and antialias)
+        else:
+            allow_excl = True
+        if allow_excl and rng.random() < 0.4:
+            attrs["exclude_outside"] = 1
+        elif rng.random() < 0.1:
+            attrs["exclude_outside"] = 0
+    if ctm == "tf_crop_and_resize" and rng.random() < 0.75:
+        attrs["extrapolation_value"] = float(np.float32(rng.uniform(-50, 50)))
+
+    # axes attribute (opset 18+)
+    axes: list[int] | None = None
+    if opset >= 18 and rng.random() < 0.45:
+        k = int(rng.integers(1, len(all_axes) + 1))
+        axes = [int(a) for a in rng.permutation(all_axes)[:k]]
+        axes = [a - rank if rng.random() < 0.5 else a for a in axes]
+        attrs["axes"] = axes
+    elif resizable is not None:
+        # only resize the allowed axes; the others get scale 1 / their own size
+        pass
+    n = len(axes) if axes is not None else rank
+    target_axes = normalize_axes(axes, rank)
+    free_axes = set(all_axes)
+
+    # scales or sizes
+    use_sizes = opset != 10 and rng.random() < 0.45
+    roi = scales = sizes = None
+    exact_only = antialias and ctm in ("align_corners", "tf_crop_and_resize")
+    if use_sizes:
+        vals = []
+        for a in target_axes:
+            if a in free_axes:
+                vals.append(int(rng.integers(1, min(2 * x.shape[a] + 3, 9) + 1)))
+            else:
+                vals.append(x.shape[a])
+        sizes = np.array(vals, np.int64)
+        if opset >= 18 and rng.random() < 0.4:
+            attrs["keep_aspect_ratio_policy"] = str(
+                rng.choice(["stretch", "not_larger", "not_smaller"], p=[0.2, 0.4, 0.4])
+            )
+    else:
+        vals = []
+        for a in target_axes:
+            if a in free_axes:
+                vals.append(_pick_scale(rng, x.shape[a], exact_only=exact_only, max_out=9))
+            else:
+                vals.append(np.float32(1.0))
+        scales = np.array(vals, np.float32)
+
+    if opset >= 11 and (ctm == "tf_crop_and_resize" or rng.random() < 0.08):
+        starts, ends = [], []
+        for a in target_axes:
+            if a not in free_axes or rng.random() < 0.15:
+                lo, hi = 0.0, 1.0
+            else:
+                lo = float(rng.uniform(-0.4, 0.8))
+                hi = lo + float(rng.uniform(0.1, 1.2))
+                if rng.random() < 0.05:
+                    lo, hi = hi, lo  # flipped crop
+            starts.append(lo)
+            ends.append(hi)
+        roi = np.array(starts + ends, np.float32)
+    if ctm == "tf_crop_and_resize" and scales is not None and antialias:
+        return None  # kernel scale for antialias + tf_crop + scales is not pinned down
+    case = ResizeCase(
+        case_id, x, roi=roi, scales=scales, sizes=sizes, attrs=attrs, opset=opset
+    )
+    if ctm == "tf_crop_and_resize" and scales is not None:
+        if not all(
+            _tf_crop_length_ok(case, i, a) for i, a in enumerate(target_axes)
+        ):
+            return None
+    return case
+
+
+def _tf_crop_length_ok(case: ResizeCase, i: int, a: int) -> bool:
+    n = len(case.scales)
+    extent = float(case.roi[n + i]) - float(case.roi[i])
+    p = case.x.shape[a] * extent * float(case.scales[i])
+    frac = p - math.floor(p)
+    return p >= 1 and (frac == 0.0 or 1e-4 < frac < 1 - 1e-4)
+
+
+# ---------------------------------------------------------------------------
+# Oracles
+# ---------------------------------------------------------------------------
+
+
+def reference_node(case: ResizeCase) -> onnx.NodeProto:
+    """Node for the reference evaluator: axes made non-negative.
+
+    The reference implementation (onnx 1.23) does ``a not in axes`` on the raw
+    attribute, so negative axes break it; the spec says they count from the back,
+    which is exactly what normalising them does.
+    """
+    attrs = dict(case.attrs)
+    if attrs.get("axes") is not None:
+        attrs["axes"] = normalize_axes(attrs["axes"], case.x.ndim)
+    return dataclasses.replace(case, attrs=attrs).node()
+
+
+def run_reference(case: ResizeCase) -> np.ndarray:
+    """Run the case with ``onnx.reference.ReferenceEvaluator`` (opset 13+ layout)."""
+    from onnx.reference import ReferenceEvaluator
+
+    if case.opset < 13:
+        raise ValueError("the reference evaluator implements the opset 13+ layout")
+    sess = ReferenceEvaluator(case.model(reference_node(case)))
+    return np.asarray(sess.run(None, case.feeds())[0])
+
+
+def _stretch_sizes_case(case: ResizeCase, shape: Sequence[int]) -> ResizeCase:
+    """Same node, but ``sizes`` = the spec's output lengths and policy stretch."""
+    attrs = {k: v for k, v in case.attrs.items() if k != "keep_aspect_ratio_policy"}
+    axes = normalize_axes(case.attr("axes"), case.x.ndim)
+    sizes = np.array([shape[a] for a in axes], np.int64)
+    return dataclasses.replace(case, scales=None, sizes=sizes, attrs=attrs)
+
+
+def _deviation(case: ResizeCase) -> str | None:
+    """Which known reference-vs-spec deviation (if any) the case runs into.
+
+    * ``"length"``: align_corners / tf_crop_and_resize whose spec output length
+      differs from the reference's ``output_width = scale * input_length`` (a
+      fractional value from ``scales`` or from a keep_aspect_ratio_policy, or
+      tf_crop_and_resize with scales, where the spec output length includes the
+      roi extent). Those modes' coordinates depend only on the output length and
+      the roi, so the reference run with ``sizes`` = spec lengths gives the spec
+      result, as long as no antialias filter (whose width depends on the scale)
+      is involved.
+    * ``"pytorch1"``: pytorch_half_pixel with a spec output length of 1 (input
+      longer than 1) on a resized axis: spec x_original = 0, the reference uses
+      -0.5 (or the general formula when scale * length is fractional). The
+      resize is separable, so the spec result is the reference run axis by axis,
+      with align_corners (x_original = 0 for a single output) on those axes.
+    """
+    x = case.x
+    ctm = case.attr("coordinate_transformation_mode") if case.opset >= 11 else "asymmetric"
+    axes = normalize_axes(case.attr("axes"), x.ndim)
+    shape = spec_output_shape(case)
+    if ctm in ("align_corners", "tf_crop_and_resize"):
+        if case.scales is not None:
+            widths = [float(s) * x.shape[a] for a, s in zip(axes, case.scales)]
+            if ctm == "tf_crop_and_resize" or any(
+                w != shape[a] for a, w in zip(axes, widths)
+            ):
+                return "length"
+        elif case.attr("keep_aspect_ratio_policy") != "stretch":
+            return "length"
+    if ctm == "pytorch_half_pixel":
+        if any(shape[a] == 1 and x.shape[a] > 1 for a in axes):
+            return "pytorch1"
+    return None
+
+
+def reference_supported(case: ResizeCase) -> bool:
+    """Whether :func:`reference_expected` can give the spec result for the case."""
+    if case.opset < 13:
+        return False
+    dev = _deviation(case)
+    if dev == "length":
+        return not case.attr("antialias")
+    if dev == "pytorch1":
+        return case.sizes is None or case.attr("keep_aspect_ratio_policy") == "stretch"
+    return True
+
+
+def reference_expected(case: ResizeCase) -> np.ndarray:
+    """The spec result, computed with the ONNX reference evaluator.
+
+    Runs the reference on the case itself, except for the two documented
+    deviations of the reference from the spec text (see :func:`_deviation`),
+    which are worked around with the reference itself (not with jax_resize).
+    """
+    dev = _deviation(case)
+    if dev is None:
+        return run_reference(case)
+    if not reference_supported(case):
+        raise NotImplementedError(f"no spec oracle for {case.describe()}")
+    shape = spec_output_shape(case)
+    if dev == "length":
+        return run_reference(_stretch_sizes_case(case, shape))
+    # dev == "pytorch1": reference axis by axis in float64, round/saturate once.
+    x = case.x
+    axes = normalize_axes(case.attr("axes"), x.ndim)
+    y = x.astype(np.float64)
+    for i, a in enumerate(axes):
+        attrs = dict(case.attrs)
+        attrs["axes"] = [a]
+        attrs.pop("keep_aspect_ratio_policy", None)
+        if shape[a] == 1 and x.shape[a] > 1:
+            attrs["coordinate_transformation_mode"] = "align_corners"
+        sub = dataclasses.replace(
+            case,
+            x=y,
+            roi=None,
+            scales=None if case.scales is None else case.scales[i : i + 1],
+            sizes=None if case.sizes is None else case.sizes[i : i + 1],
+            attrs=attrs,
+            opset=19,
+        )
+        y = run_reference(sub)
+    return _cast_like_reference(y, x.dtype)
+
+
+def _cast_like_reference(y: np.ndarray, dtype) -> np.ndarray:
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return np.clip(np.round(y), info.min, info.max).astype(dtype)
+    info = np.finfo(dtype)
+    return np.clip(y, info.min, info.max).astype(dtype)
+
+
+def ort_session(case: ResizeCase):
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    opts.log_severity_level = 4
+    return ort.InferenceSession(
+        case.model().SerializeToString(), opts, providers=["CPUExecutionProvider"]
+    )
+
+
+def run_ort(case: ResizeCase) -> np.ndarray:
+    return np.asarray(ort_session(case).run(None, case.feeds())[0])
+
+
+def run_jax(case: ResizeCase, api: str = "kw") -> np.ndarray:
+    """Run the case through jax_resize, either API.
+
+    ``api="kw"``: ``onnx_resize(X, roi, scales, sizes, **attrs, opset=...)``;
+    ``api="node"``: ``onnx_node_resize(node, *inputs, opset=...)``.
+    float64 / int64 data run under ``jax.enable_x64(True)``.
+    """
+    import jax
+
+    import jax_resize
+
+    wide = case.x.dtype in (np.float64, np.int64, np.uint64)
+    ctx = jax.enable_x64(True) if wide else _nullcontext()
+    with ctx:
+        if api == "node":
+            y = jax_resize.onnx_node_resize(
+                case.node(), *case.node_inputs(), opset=case.opset
+            )
+        else:
+            y = jax_resize.onnx_resize(
+                case.x,
+                roi=case.roi,
+                scales=case.scales,
+                sizes=case.sizes,
+                opset=case.opset,
+                **case.attrs,
+            )
+        return np.asarray(y)
+
+
+class _nullcontext:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+# ---------------------------------------------------------------------------
+# Comparison
+# ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Comparison:
+    ok: bool
+    max_abs: float
+    max_rel: float
+    msg: str
+
+
+def tolerance_for(case: ResizeCase, oracle: str = "reference") -> tuple[float, float]:
+    """(rtol, atol) for comparing against an oracle; atol scaled by data size."""
+    dt = case.x.dtype
+    if np.issubdtype(dt, np.integer):
+        mode = case.attr("mode") if case.opset > 10 else case.attrs.get("mode", "nearest")
+        return (0.0, 0.0) if mode == "nearest" else (0.0, 1.0)
+    mag = max(1.0, float(np.max(np.abs(case.x.astype(np.float64)), initial=0.0)))
+    if dt == np.float16:
+        return 1e-2, 1e-2 * mag
+    if oracle == "ort":
+        return 1e-4, 1e-4 * mag
+    if dt == np.float64:
+        return 1e-9, 1e-9 * mag
+    return 1e-5, 1e-5 * mag
+
+
+def compare(actual, expected, rtol: float, atol: float) -> Comparison:
+    actual = np.asarray(actual)
+    expected = np.asarray(expected)
+    if actual.shape != expected.shape:
+        return Comparison(
+            False, math.inf, math.inf, f"shape {actual.shape} != expected {expected.shape}"
+        )
+    if actual.dtype != expected.dtype:
+        return Comparison(
+            False, math.inf, math.inf, f"dtype {actual.dtype} != expected {expected.dtype}"
+        )
+    if actual.size == 0:
+        return Comparison(True, 0.0, 0.0, "empty")
+    a = actual.astype(np.float64)
+    e = expected.astype(np.float64)
+    both_nan = np.isnan(a) & np.isnan(e)
+    diff = np.where(both_nan, 0.0, np.abs(a - e))
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    max_abs = float(diff.max())
+    max_rel = float((diff / np.maximum(np.abs(e), 1e-30)).max())
+    bad = diff > atol + rtol * np.abs(e)
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        msg = (
+            f"{int(bad.sum())}/{a.size} elements differ; max_abs={max_abs:.3g} "
+            f"max_rel={max_rel:.3g}; first at {idx}: got {a[idx]!r}, expected {e[idx]!r}"
+        )
+        return Comparison(False, max_abs, max_rel, msg)
+    return Comparison(True, max_abs, max_rel, "ok")
+
+
+def case_failure_message(case: ResizeCase, cmp: Comparison, oracle: str) -> str:
+    return (
+        f"jax_resize disagrees with {oracle}: {cmp.msg}\n{case.describe()}\n"
+        f"reproducer:\n{case.reproducer()}"
+    )
+

@@ -1,0 +1,82 @@
+"""Weights layer: ``weight_matrix`` against the ONNX reference evaluator and hand tables.
+
+Oracle: resizing an identity matrix ``eye(in)`` along axis 0 with the reference evaluator yields
+exactly the ``[out, in]`` weight matrix of that axis.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from conftest import reference_resize
+from jax_resize import weight_matrix
+from jax_resize._src import kernels, weights
+
+
+def test_hand_table_linear_upsample():
+    # ONNX spec example resize_upsample_scales_linear (half_pixel, 2 -> 4)
+    np.testing.assert_allclose(weight_matrix(2, 4, mode="linear"),
+                               [[1, 0], [0.75, 0.25], [0.25, 0.75], [0, 1]])
+
+
+def test_hand_table_cubic_align_corners():
+    # in 4 -> out 7 with align_corners: x = y / 2; at x = 0.5 the Keys(-0.75) taps -1, 0, 1, 2 have
+    # weights W(1.5), W(0.5), W(0.5), W(1.5) = -0.09375, 0.59375, 0.59375, -0.09375; tap -1 is
+    # clamped onto pixel 0.
+    W = weight_matrix(4, 7, mode="cubic", coordinate_transformation_mode="align_corners")
+    np.testing.assert_allclose(W[1], [-0.09375 + 0.59375, 0.59375, -0.09375, 0], atol=1e-15)
+    np.testing.assert_allclose(W[::2], np.eye(4), atol=1e-15)
+
+
+CASES = [
+    dict(mode=m, coordinate_transformation_mode=c, **extra)
+    for m, extra in [("nearest", dict(nearest_mode=n)) for n in weights.NEAREST_MODES]
+    + [("linear", dict(antialias=a, exclude_outside=e)) for a, e in itertools.product((0, 1), (0, 1))]
+    + [("cubic", dict(antialias=a, exclude_outside=e, cubic_coeff_a=-0.5)) for a, e in itertools.product((0, 1), (0, 1))]
+    for c in ("half_pixel", "half_pixel_symmetric", "align_corners", "asymmetric", "pytorch_half_pixel")
+]
+
+
+@pytest.mark.parametrize("attrs", CASES, ids=lambda a: "-".join(str(v) for v in a.values()))
+@pytest.mark.parametrize("in_size,out_size", [(5, 12), (12, 5), (7, 3), (9, 9), (6, 17), (1, 4)])
+def test_weight_matrix_matches_reference(attrs, in_size, out_size):
+    eye = np.eye(in_size, dtype=np.float64)
+    ref = reference_resize(eye, sizes=[out_size], axes=[0], **attrs)
+    W = weight_matrix(in_size, out_size, **attrs)
+    assert W.shape == (out_size, in_size)
+    # The reference evaluates cubic with the float32 attribute cubic_coeff_a, in float32 arithmetic.
+    tol = 1e-5 if attrs["mode"] == "cubic" else 1e-12
+    np.testing.assert_allclose(W, ref, rtol=tol, atol=tol)
+
+
+def test_tf_crop_and_resize_rows_outside_are_zero():
+    attrs = dict(mode="linear", coordinate_transformation_mode="tf_crop_and_resize")
+    roi = np.array([-0.2, 1.1], np.float32)  # the oracle's roi is float32
+    W = weight_matrix(6, 5, roi=tuple(roi.astype(np.float64)), **attrs)
+    ref = reference_resize(np.eye(6), roi=roi, sizes=[5], axes=[0], extrapolation_value=0.0, **attrs)
+    np.testing.assert_allclose(W, ref, atol=1e-12)
+    assert np.all(W[0] == 0) and np.all(W[-1] == 0)
+
+
+def test_rows_sum_to_one():
+    rng = np.random.default_rng(1)
+    for _ in range(50):
+        n, o = rng.integers(1, 40, 2)
+        W = weight_matrix(int(n), int(o), mode="cubic", antialias=True, exclude_outside=bool(rng.integers(2)))
+        np.testing.assert_allclose(W.sum(1), 1.0, atol=1e-12)
+
+
+def test_filter_matrix_box_covers_half_open_boundary():
+    # Box stretched by 2 around x = 2: taps with d in (-1, 1] -> pixels 2 and 3 (d = 0, 1), not 1.
+    W = weights.filter_matrix(np.array([2.0]), 6, kernels.BOX, stretch=2.0, normalize=True)
+    np.testing.assert_allclose(W, [[0, 0, 0.5, 0.5, 0, 0]])
+
+
+def test_weight_matrix_errors():
+    with pytest.raises(ValueError, match="mode='bilinear'"):
+        weight_matrix(3, 4, mode="bilinear")
+    with pytest.raises(ValueError, match="in_size"):
+        weight_matrix(0, 4)
+    with pytest.raises(ValueError, match="antialias"):
+        weight_matrix(3, 4, mode="nearest", antialias=True)
