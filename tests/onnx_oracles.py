@@ -583,6 +583,136 @@ def _cast_like_reference(y: np.ndarray, dtype) -> np.ndarray:
     return np.clip(y, info.min, info.max).astype(dtype)
 
 
+# ---------------------------------------------------------------------------
+# onnxruntime: what it refuses, and where it is known to differ from the spec
+# (docs/notes/onnxruntime_findings.md has the details and tiny examples)
+# ---------------------------------------------------------------------------
+
+
+def _ort_full_scales(case: ResizeCase) -> list[float]:
+    """The per-axis float32 scales ORT validates (after axes / sizes / policy)."""
+    x = case.x
+    rank = x.ndim
+    axes = normalize_axes(case.attrs.get("axes"), rank)
+    full = [np.float32(1.0)] * rank
+    if case.sizes is not None:
+        shape = spec_output_shape(case)
+        policy = case.attrs.get("keep_aspect_ratio_policy", "stretch")
+        ratios = {
+            a: np.float32(np.float32(s) / np.float32(x.shape[a]))
+            for a, s in zip(axes, case.sizes)
+        }
+        for a in axes:
+            if policy == "stretch":
+                full[a] = ratios[a]
+            else:
+                pick = min if policy == "not_larger" else max
+                full[a] = pick(ratios.values())
+        del shape
+    else:
+        for a, s in zip(axes, case.scales):
+            full[a] = np.float32(s)
+    return [float(s) for s in full]
+
+
+def ort_refusal_reason(case: ResizeCase) -> str | None:
+    """Why onnxruntime's CPU Resize kernel refuses the case (None: it runs it).
+
+    The documented list (upsamplebase.h in onnxruntime 1.17-1.31):
+    * antialias=1 with mode nearest;
+    * exclude_outside=1 unless mode cubic, or mode linear with antialias=1;
+    * linear: rank 2 or 3; rank 4 with scales[0] == scales[1] == 1 or
+      scales[0] == scales[3] == 1; rank 5 with scales[0] == scales[1] == 1;
+    * cubic: rank 2; rank 4 with scales[0] == scales[1] == 1, or with
+      scales[0] == scales[3] == 1 and (antialias=1 or scales[1], scales[2] >= 1).
+    """
+    mode = case.attrs.get("mode", "nearest")
+    aa = bool(case.attrs.get("antialias", 0))
+    if aa and mode == "nearest":
+        return "antialias with mode nearest"
+    if case.attrs.get("exclude_outside", 0) and not (
+        mode == "cubic" or (mode == "linear" and aa)
+    ):
+        return "exclude_outside=1 needs cubic, or linear with antialias"
+    s = _ort_full_scales(case)
+    rank = len(s)
+    if mode == "linear":
+        ok = (
+            rank in (2, 3)
+            or (rank == 4 and s[0] == 1 and (s[1] == 1 or s[3] == 1))
+            or (rank == 5 and s[0] == 1 and s[1] == 1)
+        )
+        if not ok:
+            return "linear needs rank 2/3, 4 (NCHW or NHWC), or 5 (NCDHW)"
+    if mode == "cubic":
+        ok = rank == 2 or (
+            rank == 4
+            and s[0] == 1
+            and (s[1] == 1 or (s[3] == 1 and (aa or (s[1] >= 1 and s[2] >= 1))))
+        )
+        if not ok:
+            return "cubic needs rank 2, or rank 4 (NCHW, or NHWC when upsampling / antialias)"
+    return None
+
+
+def ort_known_difference(case: ResizeCase) -> str | None:
+    """Why onnxruntime's result is known to differ from the spec for the case.
+
+    Only differences found and documented in docs/notes/onnxruntime_findings.md.
+    """
+    x = case.x
+    rank = x.ndim
+    shape = spec_output_shape(case)
+    axes = normalize_axes(case.attrs.get("axes"), rank)
+    ctm = case.attrs.get("coordinate_transformation_mode", "half_pixel")
+    if case.opset == 10:
+        ctm = "asymmetric"
+    if case.scales is not None:
+        if tuple(shape) == x.shape and any(float(s) != 1.0 for s in case.scales):
+            return "output shape == input shape: ORT returns X unchanged"
+        if any(not floor_is_unambiguous(s, x.shape[a]) for a, s in zip(axes, case.scales)):
+            return "ORT computes floor(in * scale) in float32"
+    if ctm == "tf_crop_and_resize" and case.roi is not None and case.roi.size:
+        n = len(axes)
+        full = _ort_full_scales(case)
+        for i, a in enumerate(axes):
+            lo, hi = float(case.roi[i]), float(case.roi[n + i])
+            if full[a] == 1.0 and (lo, hi) != (0.0, 1.0):
+                return "tf_crop_and_resize: ORT ignores roi on axes with scale 1"
+    return None
+
+
+def ort_case(case: ResizeCase) -> ResizeCase:
+    """The case as given to ORT: axes made non-negative.
+
+    ORT ignores keep_aspect_ratio_policy when axes are negative (its policy code
+    compares raw axes with 0..rank-1); negative axes otherwise work. The spec
+    says negative axes count from the back, so normalising them is exact.
+    """
+    if case.attrs.get("axes") is None:
+        return case
+    attrs = dict(case.attrs)
+    attrs["axes"] = normalize_axes(attrs["axes"], case.x.ndim)
+    return dataclasses.replace(case, attrs=attrs)
+
+
+def ort_oracle_case(case: ResizeCase) -> ResizeCase:
+    """The case to run through ORT so that its result is the spec result.
+
+    Axes made non-negative (see :func:`ort_case`); tf_crop_and_resize with scales
+    run with ``sizes`` = the spec output lengths (ORT, like the reference, sizes
+    the output as floor(in * scale), ignoring the roi extent; the coordinates of
+    tf_crop_and_resize depend only on the output length and the roi).
+    """
+    c = ort_case(case)
+    ctm = c.attrs.get("coordinate_transformation_mode", "half_pixel")
+    if c.opset >= 11 and ctm == "tf_crop_and_resize" and c.scales is not None:
+        if c.attrs.get("antialias"):
+            raise NotImplementedError("antialias + tf_crop_and_resize + scales")
+        c = _stretch_sizes_case(c, spec_output_shape(case))
+    return c
+
+
 def ort_session(case: ResizeCase):
     import onnxruntime as ort
 

@@ -1,0 +1,142 @@
+"""Apply layer and transformations: jit == eager, vmap == loop, gradients, dtypes, caching.
+
+Oracles: the ONNX reference evaluator (values), numpy (round-half-even + saturation), loops.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+from conftest import reference_resize
+from jax_resize import onnx_resize, resize
+from jax_resize._src import apply as _apply
+
+RNG = np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_jit_equals_eager(mode):
+    x = RNG.standard_normal((2, 5, 7)).astype(np.float32)
+    f = lambda v: onnx_resize(v, sizes=[9, 4], axes=[2, 1], mode=mode)
+    np.testing.assert_array_equal(jax.jit(f)(x), f(x))
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
+def test_vmap_equals_loop(mode):
+    x = RNG.standard_normal((3, 5, 7)).astype(np.float32)
+    f = lambda v: onnx_resize(v, scales=[1.5, 0.6], mode=mode)
+    batched = jax.vmap(f)(x)
+    np.testing.assert_allclose(batched, np.stack([f(v) for v in x]), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode,antialias", [("linear", 0), ("cubic", 0), ("linear", 1), ("cubic", 1)])
+def test_grad_order_two(mode, antialias):
+    x = RNG.standard_normal((4, 5))
+    f = lambda v: onnx_resize(v, sizes=[7, 3], mode=mode, antialias=antialias)
+    check_grads(f, (x,), order=2, modes=("fwd", "rev"), eps=1e-2)
+    check_grads(lambda v: resize(v, (7, 3), mode), (x,), order=2, eps=1e-2)
+
+
+def test_grad_with_respect_to_traced_roi():
+    x = jnp.asarray(RNG.standard_normal((6, 7)))
+
+    def f(roi):
+        return onnx_resize(x, roi, sizes=[4, 5], mode="linear",
+                           coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=0.5)
+
+    roi = jnp.array([0.13, 0.17, 0.77, 0.71])  # no sample sits on a kink (integer coordinate)
+    check_grads(f, (roi,), order=2, modes=("fwd", "rev"), eps=1e-3)
+    # traced roi gives the same values as a static one (reference evaluator as the oracle)
+    want = reference_resize(np.asarray(x, np.float32), np.asarray(roi), sizes=[4, 5], mode="linear",
+                            coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=0.5)
+    np.testing.assert_allclose(jax.jit(f)(roi), want, rtol=1e-5, atol=1e-5)
+
+
+def test_second_call_does_not_recompile():
+    x = RNG.standard_normal((3, 8, 8)).astype(np.float32)
+    f = jax.jit(lambda v: onnx_resize(v, scales=[1, 2, 2], mode="linear"))
+    f(x).block_until_ready()
+    before = f._cache_size()
+    f(x + 1).block_until_ready()
+    assert f._cache_size() == before == 1
+    # eager calls share one compiled apply per structure too
+    onnx_resize(x, scales=[1, 2, 2], mode="cubic")
+    n = _apply.apply._cache_size()
+    onnx_resize(x * 2, scales=[1, 2, 2], mode="cubic")
+    assert _apply.apply._cache_size() == n
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32])
+@pytest.mark.parametrize("mode", ["linear", "cubic"])
+def test_integer_round_half_even_and_saturate(dtype, mode):
+    info = np.iinfo(dtype)
+    x = RNG.integers(info.min, int(info.max) + 1, (6, 7), dtype=np.int64).astype(dtype)
+    got = np.asarray(onnx_resize(x, scales=[1.7, 0.8], mode=mode, cubic_coeff_a=-1.0))
+    want = reference_resize(x, scales=[1.7, 0.8], mode=mode, cubic_coeff_a=-1.0)
+    assert got.dtype == dtype
+    # float32 (ours, without x64) vs float64 (reference) can differ at exact .5 ties: within 1;
+    # 32-bit integers exceed float32's 24-bit mantissa: within float32 rounding of the range.
+    tol = 1 if np.dtype(dtype).itemsize < 4 else 1 + 2.0**-16 * max(abs(info.min), info.max)
+    assert np.max(np.abs(got.astype(np.int64) - want.astype(np.int64))) <= tol
+    # cubic overshoots, so saturation is exercised: results stay in range by construction of dtype
+    assert got.min() >= info.min and got.max() <= info.max
+
+
+def test_uint8_ties_round_to_even():
+    # linear 2x upsample (half_pixel): 0.25/0.75 mixes of 1 and 2 give 1.25 and 1.75; of 1 and 4 at
+    # asymmetric 2x give exact halves 2.5 -> 2 (half to even).
+    x = np.array([1, 4], np.uint8)
+    got = onnx_resize(x, scales=[2.0], mode="linear", coordinate_transformation_mode="asymmetric")
+    np.testing.assert_array_equal(got, np.round(np.array([1, 2.5, 4, 4])).astype(np.uint8))
+    np.testing.assert_array_equal(got, [1, 2, 4, 4])
+
+
+def test_nearest_bool_and_complex():
+    b = RNG.integers(0, 2, (4, 5)).astype(bool)
+    got = onnx_resize(b, scales=[2.0, 1.5], mode="nearest")
+    want = reference_resize(b.astype(np.uint8), scales=[2.0, 1.5], mode="nearest").astype(bool)
+    np.testing.assert_array_equal(got, want)
+    z = (RNG.standard_normal((4, 5)) + 1j * RNG.standard_normal((4, 5))).astype(np.complex64)
+    got = onnx_resize(z, sizes=[7, 3], mode="cubic")
+    want = (reference_resize(z.real.copy(), sizes=[7, 3], mode="cubic")
+            + 1j * reference_resize(z.imag.copy(), sizes=[7, 3], mode="cubic"))
+    assert got.dtype == np.complex64
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [jnp.float16, jnp.bfloat16])
+def test_half_precision(dtype):
+    x = RNG.standard_normal((5, 6)).astype(np.float32)
+    got = onnx_resize(jnp.asarray(x, dtype), scales=[2.0, 0.5], mode="linear")
+    want = reference_resize(np.asarray(jnp.asarray(x, dtype).astype(np.float32)), scales=[2.0, 0.5], mode="linear")
+    assert got.dtype == dtype
+    np.testing.assert_allclose(np.asarray(got, np.float32), want, rtol=1e-2, atol=1e-2)
+
+
+def test_empty_outputs():
+    assert onnx_resize(np.ones((3, 4), np.float32), sizes=[0, 5], mode="cubic").shape == (0, 5)
+    assert onnx_resize(np.ones((3, 4), np.int32), scales=[0.2, 1.0], mode="nearest").shape == (0, 4)
+    assert onnx_resize(np.ones((0, 4), np.float32), scales=[2.0, 2.0], mode="linear").shape == (0, 8)
+
+
+def test_int64_nearest_bit_exact_with_x64():
+    # Needs jax_enable_x64 (without it JAX has no 64-bit integers); run in a fresh interpreter.
+    code = textwrap.dedent("""
+        import jax; jax.config.update("jax_enable_x64", True)
+        import numpy as np, jax_resize
+        x = np.arange(2**53, 2**53 + 7, dtype=np.int64) * 3 + 1
+        y = np.asarray(jax_resize.onnx_resize(x, scales=[2.5], mode="nearest", nearest_mode="floor"))
+        idx = np.floor((np.arange(17) + 0.5) / 2.5 - 0.5).clip(0, 6).astype(int)
+        assert y.dtype == np.int64 and np.array_equal(y, x[idx]), (y, x[idx])
+        z = np.asarray(jax_resize.onnx_resize(x.astype(np.float64), scales=[2.0], mode="linear"))
+        assert z.dtype == np.float64
+        print("ok")
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and "ok" in out.stdout, out.stderr
