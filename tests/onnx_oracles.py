@@ -672,9 +672,16 @@ def ort_known_difference(case: ResizeCase) -> str | None:
             return "output shape == input shape: ORT returns X unchanged"
         if any(not floor_is_unambiguous(s, x.shape[a]) for a, s in zip(axes, case.scales)):
             return "ORT computes floor(in * scale) in float32"
+    full = _ort_full_scales(case)
+    mode = case.attrs.get("mode", "nearest")
+    nhwc_cubic = mode == "cubic" and rank == 4 and full[0] == 1 and full[1] != 1
+    if case.attrs.get("antialias") or nhwc_cubic:
+        if any(shape[a] == x.shape[a] and full[a] != 1.0 for a in range(rank)):
+            return "antialias / NHWC-cubic path: ORT copies axes whose length is unchanged"
+        if nhwc_cubic and ctm == "tf_crop_and_resize" and x.shape[3] > 1:
+            return "NHWC cubic + tf_crop_and_resize: ORT puts extrapolation_value at wrong rows"
     if ctm == "tf_crop_and_resize" and case.roi is not None and case.roi.size:
         n = len(axes)
-        full = _ort_full_scales(case)
         for i, a in enumerate(axes):
             lo, hi = float(case.roi[i]), float(case.roi[n + i])
             if full[a] == 1.0 and (lo, hi) != (0.0, 1.0):
