@@ -24,7 +24,8 @@ RNG = np.random.default_rng(0)
 def test_jit_equals_eager(mode):
     x = RNG.standard_normal((2, 5, 7)).astype(np.float32)
     f = lambda v: onnx_resize(v, sizes=[9, 4], axes=[2, 1], mode=mode)
-    np.testing.assert_array_equal(jax.jit(f)(x), f(x))
+    # same values; XLA may fuse multiply-adds differently when the weights are compile-time constants
+    np.testing.assert_allclose(jax.jit(f)(x), f(x), rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])

@@ -69,6 +69,7 @@ def resize(
     exclude_outside: bool | None = None,
     roi=None,
     extrapolation_value: float = 0.0,
+    strategy: str = "auto",
 ):
     """Image resize compatible with ``jax.image.resize``, with ONNX Resize options.
 
@@ -92,6 +93,8 @@ def resize(
         edge; ``None`` keeps the method's convention.
       roi: ``[2 * rank]`` ROI for ``tf_crop_and_resize`` (ONNX layout), static or traced.
       extrapolation_value: fill for ``tf_crop_and_resize`` samples outside the image.
+      strategy: how weights are applied: ``"auto"`` (default), ``"dense"`` (matmul) or
+        ``"banded"`` (fused gathers); all give the same values (see ``apply.py``).
 
     Returns:
       Array of shape ``shape``: ``image``'s dtype for nearest, otherwise its inexact promotion
@@ -135,20 +138,19 @@ def resize(
         if n == 0 or o == 0:
             if n == 0 and o != 0:
                 raise ValueError(f"cannot resize axis {axis} of length 0 to length {o}.")
-            ops.append(_weights.AxisResample(axis=axis, matrix=np.zeros((o, n))) if method != "nearest"
-                       else _weights.AxisResample(axis=axis, indices=np.zeros((o,), np.int64)))
+            ops.append(_weights.empty_axis(axis, n, o, gather=method == "nearest"))
             continue
         scale = o / n
         if method == "nearest" and nearest_mode is None and coordinate_transformation_mode == "half_pixel":
-            ops.append(_weights.AxisResample(axis=axis, indices=_coordinates.jax_image_nearest_indices(n, o)))
+            ops.append(_weights.axis_resample(axis, n, "gather", _coordinates.jax_image_nearest_indices(n, o)))
             continue
         xp = jnp if roi_traced else np
         x, outside = _coordinates.source_coordinates(coordinate_transformation_mode, n, o, scale, roi=r, xp=xp)
         if method == "nearest":
             idx = _weights.nearest_indices(x, n, nearest_mode or "round_prefer_ceil", xp=xp)
-            ops.append(_weights.AxisResample(axis=axis, indices=idx, outside=outside))
+            ops.append(_weights.axis_resample(axis, n, "gather", idx, outside))
             continue
         kernel, stretch, exclude = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
-        W = _weights.filter_matrix(x, n, kernel, stretch=stretch, exclude_outside=exclude, normalize=True, xp=xp)
-        ops.append(_weights.AxisResample(axis=axis, matrix=W, outside=outside))
-    return _apply.run(image, ops, extrapolation_value=extrapolation_value, precision=precision)
+        taps = _weights.filter_taps(x, n, kernel, stretch=stretch, exclude_outside=exclude, normalize=True, xp=xp)
+        ops.append(_weights.axis_resample(axis, n, "taps", taps, outside))
+    return _apply.run(image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy)

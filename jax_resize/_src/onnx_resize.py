@@ -83,6 +83,7 @@ def onnx_resize(
     axes=None,
     keep_aspect_ratio_policy: str = "stretch",
     opset: int = 19,
+    strategy: str = "auto",
 ):
     """ONNX ``Resize``: resizes ``X`` by ``scales`` or to ``sizes`` with the operator's semantics.
 
@@ -120,6 +121,9 @@ def onnx_resize(
       opset: 10, 11, 13, 18 or 19. Resize-10 takes ``X, scales`` and ``mode`` only, with
         asymmetric coordinates and onnxruntime's rule for nearest (ceil when downsampling,
         truncate otherwise).
+      strategy: how the weights are applied — ``"auto"`` (default: banded gathers on CPU/GPU,
+        matmuls on TPU), ``"dense"`` or ``"banded"``. Not an ONNX attribute; values agree to
+        float rounding.
 
     Returns:
       Array of ``X``'s dtype and the output shape. Integer outputs are rounded half to even and
@@ -255,23 +259,19 @@ def onnx_resize(
                             coordinate_transformation_mode=coordinate_transformation_mode,
                             nearest_mode=nearest_mode, cubic_coeff_a=cubic_coeff_a,
                             exclude_outside=exclude_outside, antialias=antialias))
-    return _apply.run(X, ops, extrapolation_value=extrapolation_value)
+    return _apply.run(X, ops, extrapolation_value=extrapolation_value, strategy=strategy)
 
 
 def _axis_op(axis, in_size, out_size, scale, roi, roi_traced, *, coordinate_transformation_mode, **opts):
     """Coordinates + weights for one axis -> an ``AxisResample``."""
     if in_size == 0 or out_size == 0:
-        if opts["mode"] == "nearest":
-            return _weights.AxisResample(axis=axis, indices=np.zeros((out_size,), np.int64))
-        return _weights.AxisResample(axis=axis, matrix=np.zeros((out_size, in_size)))
+        return _weights.empty_axis(axis, in_size, out_size, gather=opts["mode"] == "nearest")
     xp = jnp if roi_traced else np
     x, outside = _coordinates.source_coordinates(
         coordinate_transformation_mode, in_size, out_size, scale, roi=roi, xp=xp
     )
     kind, op = _weights.onnx_axis_weights(x, in_size, scale, xp=xp, **opts)
-    if kind == "gather":
-        return _weights.AxisResample(axis=axis, indices=op, outside=outside)
-    return _weights.AxisResample(axis=axis, matrix=op, outside=outside)
+    return _weights.axis_resample(axis, in_size, kind, op, outside)
 
 
 _NODE_INPUTS = {10: ("X", "scales")}

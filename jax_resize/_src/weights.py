@@ -3,8 +3,10 @@
 Contract: for one axis, given ``x_original`` (``[out_size]``, from :mod:`.coordinates`), build
 either
 
-* a dense weight matrix ``W: [out_size, in_size]`` (filters: linear, cubic, antialias, lanczos,
-  box, area ...), so that ``out[o] = sum_i W[o, i] * in[i]``, or
+* filter taps ``(index, weight)``, each ``[out_size, k]`` (filters: linear, cubic, antialias,
+  lanczos, box, area ...), the sparse form of the dense weight matrix ``W: [out_size, in_size]``
+  (``W[o, index[o, k]] += weight[o, k]``, :func:`taps_to_matrix`), so that
+  ``out[o] = sum_i W[o, i] * in[i]``, or
 * an index vector ``idx: [out_size]`` into ``[0, in_size)`` (nearest), applied as a gather so that
   integer data never passes through float arithmetic.
 
@@ -43,22 +45,50 @@ _ALL_NEAREST_MODES = NEAREST_MODES + ("simple",)
 class AxisResample:
     """How one axis is resampled; a pytree whose arrays are leaves.
 
+    Exactly one of ``index`` (nearest: a gather) or ``tap_index``/``tap_weight`` (a filter) is
+    set. The filter's dense matrix ``W: [out, in]`` is ``W[o, tap_index[o, k]] += tap_weight[o, k]``
+    (:func:`taps_to_matrix`); the tap form is what lets the apply layer avoid building ``W``.
+
     Attributes:
       axis: the axis of the input it acts on (static).
-      matrix: ``[out_size, in_size]`` float weights, or ``None`` for a gather.
-      indices: ``[out_size]`` integer source indices (nearest), or ``None``.
-      outside: ``[out_size]`` bool; ``True`` rows take ``extrapolation_value``; or ``None``.
+      in_size: the input length of that axis (static).
+      index: ``[out]`` integer source indices (nearest), or ``None``.
+      tap_index: ``[out, k]`` integer source indices in ``[0, in_size)``, or ``None``.
+      tap_weight: ``[out, k]`` float weights of those taps, or ``None``.
+      outside: ``[out]`` bool; ``True`` rows take ``extrapolation_value``; or ``None``.
+      matrix: optional ``[out, in]`` dense form of the taps, precomputed on the host by the
+        apply layer when it contracts densely.
     """
 
     axis: int = dataclasses.field(metadata=dict(static=True))
-    matrix: Any = None
-    indices: Any = None
+    in_size: int = dataclasses.field(metadata=dict(static=True))
+    index: Any = None
+    tap_index: Any = None
+    tap_weight: Any = None
     outside: Any = None
+    matrix: Any = None
 
     @property
     def out_size(self) -> int:
-        src = self.matrix if self.matrix is not None else self.indices
-        return src.shape[0]
+        return (self.index if self.index is not None else self.tap_index).shape[0]
+
+    def replace(self, **changes) -> "AxisResample":
+        return dataclasses.replace(self, **changes)
+
+
+def axis_resample(axis: int, in_size: int, kind: str, op, outside=None) -> AxisResample:
+    """Wraps ``("gather", index)`` or ``("taps", (index, weight))`` as an :class:`AxisResample`."""
+    if kind == "gather":
+        return AxisResample(axis=axis, in_size=in_size, index=op, outside=outside)
+    return AxisResample(axis=axis, in_size=in_size, tap_index=op[0], tap_weight=op[1], outside=outside)
+
+
+def empty_axis(axis: int, in_size: int, out_size: int, *, gather: bool) -> AxisResample:
+    """The operator of an axis with an empty input or output (no taps to compute)."""
+    if gather:
+        return AxisResample(axis=axis, in_size=in_size, index=np.zeros((out_size,), np.int32))
+    return AxisResample(axis=axis, in_size=in_size, tap_index=np.zeros((out_size, 1), np.int32),
+                        tap_weight=np.zeros((out_size, 1)))
 
 
 def nearest_indices(x, in_size: int, nearest_mode: str, *, downsample: bool = False, xp=np):
@@ -93,7 +123,7 @@ def nearest_indices(x, in_size: int, nearest_mode: str, *, downsample: bool = Fa
     return xp.clip(idx, 0, max(in_size - 1, 0)).astype(np.int32 if xp is not np else np.int64)
 
 
-def filter_matrix(
+def filter_taps(
     x,
     in_size: int,
     kernel: _kernels.Kernel,
@@ -103,7 +133,7 @@ def filter_matrix(
     normalize: bool = False,
     xp=np,
 ):
-    """Dense weights ``W: [out, in]`` of a filter sampled at coordinates ``x``.
+    """Taps ``(index, weight)``, each ``[out, k]``, of a filter sampled at coordinates ``x``.
 
     Args:
       x: ``[out]`` input coordinates (float64 numpy on the host, or a jax array).
@@ -115,7 +145,10 @@ def filter_matrix(
       normalize: divide each row by the sum of its window's weights (before exclusion).
 
     Returns:
-      ``W`` of shape ``[out, in_size]``. Rows sum to 1 whenever ``normalize`` or
+      ``(index, weight)``: ``index`` int32 in ``[0, in_size)``. On the host (numpy) the taps are
+      compacted to the narrowest contiguous band ``index[o] = start[o] + arange(k)`` that holds
+      every non-zero weight (clamped taps folded in); with ``xp=jax.numpy`` the window is kept
+      as is (clamped indices may repeat). Rows sum to 1 whenever ``normalize`` or
       ``exclude_outside`` is set (and for interpolating kernels otherwise, up to rounding).
     """
     half = int(math.ceil(kernel.support(stretch))) + 1
@@ -125,19 +158,46 @@ def filter_matrix(
     if normalize:
         total = w.sum(axis=1, keepdims=True)
         w = w / xp.where(total == 0, 1.0, total)
-    inside = (taps >= 0) & (taps <= in_size - 1)
     if exclude_outside:
-        w = xp.where(inside, w, 0.0)
+        w = xp.where((taps >= 0) & (taps <= in_size - 1), w, 0.0)
         total = w.sum(axis=1, keepdims=True)
         w = w / xp.where(total == 0, 1.0, total)
     cols = xp.clip(taps, 0, in_size - 1).astype(np.int32)
-    out = x.shape[0]
-    rows = xp.broadcast_to(xp.arange(out)[:, None], cols.shape)
+    if xp is not np:
+        return cols, w
+    return _compact(cols, w, in_size)
+
+
+def _compact(cols: np.ndarray, w: np.ndarray, in_size: int):
+    """Folds repeated (clamped) taps and trims each row to the narrowest common band width."""
+    nz = w != 0
+    lo = np.where(nz, cols, in_size).min(axis=1)
+    hi = np.where(nz, cols, -1).max(axis=1)
+    empty = hi < lo
+    width = int(max(1, (hi - lo + 1)[~empty].max(initial=1)))
+    start = np.clip(np.where(empty, 0, lo), 0, max(in_size - width, 0))
+    index = start[:, None] + np.arange(width)[None, :]  # [out, width]
+    band = np.zeros(index.shape, np.float64)
+    for j in range(cols.shape[1]):  # O(out * width) memory per step
+        band += w[:, j : j + 1] * (cols[:, j : j + 1] == index)
+    return np.minimum(index, in_size - 1).astype(np.int32), band
+
+
+def taps_to_matrix(index, weight, in_size: int, *, xp=np):
+    """The dense ``[out, in_size]`` matrix of taps: ``W[o, index[o, k]] += weight[o, k]``."""
+    out = index.shape[0]
+    rows = xp.broadcast_to(xp.arange(out)[:, None], index.shape)
     if xp is np:
         W = np.zeros((out, in_size), dtype=np.float64)
-        np.add.at(W, (rows, cols), w)
+        np.add.at(W, (rows, index), weight)
         return W
-    return xp.zeros((out, in_size), dtype=w.dtype).at[rows, cols].add(w)
+    return xp.zeros((out, in_size), dtype=weight.dtype).at[rows, index].add(weight)
+
+
+def filter_matrix(x, in_size: int, kernel: _kernels.Kernel, *, xp=np, **options):
+    """Dense weights ``W: [out, in]`` of :func:`filter_taps` (same arguments)."""
+    index, weight = filter_taps(x, in_size, kernel, xp=xp, **options)
+    return taps_to_matrix(index, weight, in_size, xp=xp)
 
 
 def nearest_matrix(indices, in_size: int, *, xp=np):
@@ -160,7 +220,7 @@ def onnx_axis_weights(
     antialias: bool = False,
     xp=np,
 ):
-    """ONNX Resize's per-axis operator for coordinates ``x``: ``("gather", idx)`` or ``("matrix", W)``.
+    """ONNX Resize's per-axis operator for coordinates ``x``: ``("gather", idx)`` or ``("taps", (idx, w))``.
 
     * nearest: ``idx`` by ``nearest_mode`` (``"simple"`` uses ``scale < 1`` as downsampling);
     * linear: triangle filter; cubic: Keys with ``a = cubic_coeff_a`` (radius 2);
@@ -171,10 +231,10 @@ def onnx_axis_weights(
         return "gather", nearest_indices(x, in_size, nearest_mode, downsample=scale < 1, xp=xp)
     kernel = _kernels.TRIANGLE if mode == "linear" else _kernels.keys_cubic(cubic_coeff_a)
     stretch = max(1.0, 1.0 / scale) if antialias else 1.0
-    W = filter_matrix(
+    taps = filter_taps(
         x, in_size, kernel, stretch=stretch, exclude_outside=exclude_outside, normalize=antialias, xp=xp
     )
-    return "matrix", W
+    return "taps", taps
 
 
 def weight_matrix(
@@ -236,7 +296,7 @@ def weight_matrix(
         x, in_size, scale, mode=mode, nearest_mode=nearest_mode, cubic_coeff_a=float(cubic_coeff_a),
         exclude_outside=bool(exclude_outside), antialias=bool(antialias),
     )
-    W = nearest_matrix(op, in_size) if kind == "gather" else op
+    W = nearest_matrix(op, in_size) if kind == "gather" else taps_to_matrix(*op, in_size)
     if outside is not None:
         W = np.where(outside[:, None], 0.0, W)
     return W
