@@ -33,6 +33,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from . import banded as _banded
 from . import dtypes as _dtypes
 from . import validation as _v
 from . import weights as _weights
@@ -88,17 +89,6 @@ def _dense_nonfinite(y, matrix, axis: int, precision):
     return jnp.where(to_nan | (to_pinf & to_ninf), jnp.nan, out)
 
 
-def _banded(y, index, weight, axis: int):
-    """``out[o] = sum_k w[o, k] * y[index[o, k]]`` along ``axis``, skipping zero weights."""
-    shape = _axis_shape(y.ndim, axis, index.shape[0])
-    out = None
-    for k in range(index.shape[1]):
-        w = weight[:, k].astype(y.dtype).reshape(shape)
-        term = jnp.where(w != 0, w * jnp.take(y, index[:, k], axis=axis, mode="clip"), 0)
-        out = term if out is None else out + term
-    return out
-
-
 def _mask_rows(y, outside, axis: int, fill):
     return jnp.where(outside.reshape(_axis_shape(y.ndim, axis, outside.shape[0])), jnp.asarray(fill, y.dtype), y)
 
@@ -140,8 +130,11 @@ def apply_axes(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precis
                 if matrix is None:  # traced taps: fold on the device (differentiable)
                     matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size, xp=jnp)
                 y = dense_fn(y, matrix.astype(cdtype), op.axis, precision)
+            elif op.transpose_index is not None:  # constant taps: fast transpose for gradients
+                y = _banded.banded(y, op.tap_index, op.tap_weight.astype(cdtype), op.transpose_index,
+                                   op.transpose_weight.astype(cdtype), axis=op.axis)
             else:
-                y = _banded(y, op.tap_index, op.tap_weight, op.axis)
+                y = _banded.banded_traced(y, op.tap_index, op.tap_weight, op.axis)
             if op.outside is not None:
                 y = _mask_rows(y, op.outside, op.axis, extrapolation_value)
         return y
@@ -170,10 +163,16 @@ def run(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precision.HIG
         return x
     cdtype = _dtypes.compute_dtype(x.dtype)
     strategies = tuple(choose_strategy(op, strategy) if op.index is None else "gather" for op in ops)
-    host = [isinstance(op.tap_weight, np.ndarray) for op in ops]
-    ops = [op if not static else op.replace(
-        tap_weight=op.tap_weight.astype(cdtype),
-        matrix=(_weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size).astype(cdtype)
-                if s == "dense" else None))
-        for op, s, static in zip(ops, strategies, host)]
+    ops = [_prepare(op, s, cdtype) if isinstance(op.tap_weight, np.ndarray) else op
+           for op, s in zip(ops, strategies)]
     return apply(x, ops, extrapolation_value=float(extrapolation_value), precision=precision, strategies=strategies)
+
+
+def _prepare(op: _weights.AxisResample, strategy: str, cdtype) -> _weights.AxisResample:
+    """Host-side work for constant taps: the dense matrix or the transposed taps, cast once."""
+    if strategy == "dense":
+        matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size)
+        return op.replace(tap_weight=op.tap_weight.astype(cdtype), matrix=matrix.astype(cdtype))
+    t_index, t_weight = _banded.transpose_taps(op.tap_index, op.tap_weight, op.in_size)
+    return op.replace(tap_weight=op.tap_weight.astype(cdtype), transpose_index=t_index,
+                      transpose_weight=t_weight.astype(cdtype))

@@ -58,6 +58,8 @@ class AxisResample:
       outside: ``[out]`` bool; ``True`` rows take ``extrapolation_value``; or ``None``.
       matrix: optional ``[out, in]`` dense form of the taps, precomputed on the host by the
         apply layer when it contracts densely.
+      transpose_index, transpose_weight: optional ``[in, k_t]`` taps of ``W.T``, precomputed on
+        the host for constant taps so that gradients avoid scatter-adds.
     """
 
     axis: int = dataclasses.field(metadata=dict(static=True))
@@ -67,6 +69,8 @@ class AxisResample:
     tap_weight: Any = None
     outside: Any = None
     matrix: Any = None
+    transpose_index: Any = None
+    transpose_weight: Any = None
 
     @property
     def out_size(self) -> int:
