@@ -1,0 +1,86 @@
+"""Apply strategies: equal results, NaN/Inf locality, long axes without dense matrices.
+
+Oracles: the dense strategy (the plain matmul) for equality across strategies, the ONNX reference
+for values, and hand-derived filter supports / numpy slicing for locality and long axes.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import jax
+import numpy as np
+import pytest
+
+from conftest import reference_resize
+from jax_resize import onnx_resize, resize
+from jax_resize._src import apply as _apply
+
+STRATEGIES = [s for s in _apply.STRATEGIES if s != "auto"]
+RNG = np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_strategies_agree_on_random_cases(case):
+    rng = np.random.default_rng(case)
+    rank = int(rng.integers(1, 5))
+    shape = tuple(int(s) for s in rng.integers(1, 9, rank))
+    x = rng.standard_normal(shape).astype(np.float32)
+    mode = ["linear", "cubic"][case % 2]
+    sizes = [int(s) for s in rng.integers(1, 17, rank)]
+    kw = dict(sizes=sizes, mode=mode, antialias=int(rng.integers(2)), exclude_outside=int(rng.integers(2)),
+              coordinate_transformation_mode=str(rng.choice(["half_pixel", "align_corners", "asymmetric"])))
+    want = reference_resize(x, **kw)
+    results = {s: np.asarray(onnx_resize(x, strategy=s, **kw)) for s in STRATEGIES}
+    for s, got in results.items():
+        np.testing.assert_allclose(got, results["dense"], rtol=1e-6, atol=1e-6 * np.abs(x).max(), err_msg=s)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=s)
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("method,radius", [("linear", 1), ("cubic", 2)])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_nonfinite_input_stays_local(strategy, method, radius, bad):
+    x = RNG.uniform(0, 1, (64, 64)).astype(np.float32)
+    x[20, 30] = bad
+    y = np.asarray(resize(x, (128, 128), method, strategy=strategy))
+    # half_pixel x2: output o samples x = o / 2 - 0.25; the kernel reaches pixel p iff |x - p| < radius
+    o = np.arange(128)
+    rows = np.abs(o / 2 - 0.25 - 20) < radius
+    cols = np.abs(o / 2 - 0.25 - 30) < radius
+    support = rows[:, None] & cols[None, :]
+    assert np.all(np.isfinite(y[~support]))
+    assert not np.any(np.isfinite(y[support]))
+    if np.isnan(bad):
+        assert np.all(np.isnan(y[support]))
+    else:
+        assert np.all(np.isinf(y[support]))
+
+
+def test_forced_dense_refuses_huge_matrices():
+    x = np.zeros(1 << 20, np.float32)
+    with pytest.raises(ValueError, match="strategy='dense' would build"):
+        onnx_resize(x, scales=[0.5], mode="linear", strategy="dense")
+    with pytest.raises(ValueError, match="strategy='bogus'.*allowed"):
+        onnx_resize(x[:8], scales=[0.5], mode="linear", strategy="bogus")
+
+
+def test_long_axis_values_and_memory():
+    # 10**6 samples: a dense W would have 5 * 10**11 entries. Run in a fresh process to read its
+    # peak RSS; inputs + outputs are ~10 MB.
+    code = textwrap.dedent("""
+        import resource, numpy as np, jax_resize
+        n = 10**6
+        a = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+        y = np.asarray(jax_resize.onnx_resize(a, scales=[0.5], mode="linear"))
+        # half_pixel 1/2: x = 2o + 0.5 -> mean of each pair
+        assert y.shape == (n // 2,) and np.allclose(y, (a[0::2] + a[1::2]) / 2, atol=1e-6)
+        z = np.asarray(jax_resize.onnx_resize(a, scales=[1.5], mode="linear"))
+        xs = np.clip((np.arange(3 * n // 2) + 0.5) / 1.5 - 0.5, 0, n - 1)
+        assert np.allclose(z, np.interp(xs, np.arange(n), a.astype(np.float64)), atol=1e-5)
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    peak_mb = int(out.stdout.split()[-1])
+    assert peak_mb < 1500, f"peak RSS {peak_mb} MB"
