@@ -1,0 +1,282 @@
+"""Benchmark jax_resize against its peers on the issue's workloads (not a test).
+
+Prints one Markdown table per run: for each workload the median wall time (warm, ms) of
+jax_resize, jax.image.resize, torch.nn.functional.interpolate (2 threads; the faster of NCHW and
+channels-last memory layouts), onnxruntime (Resize, 2 threads), OpenCV ``cv2.resize`` and Pillow
+(per image and channel, the bandwidth-bound reference), the ratios of jax_resize to the fastest of
+torch/onnxruntime and to jax.image, jax_resize's first call (trace + compile + run), XLA's peak
+memory estimate relative to input + output, and ``compiled.cost_analysis()`` flops and bytes
+accessed for jax_resize and jax.image (the device-independent picture for GPU/TPU).
+
+Usage: ``python benchmarks/run.py [--repeats 7] [--only NAME ...] [--output benchmarks/RESULTS.md]``
+Peers that are not installed are reported as n/a (``pip install -e ".[bench]"`` installs them).
+
+Allocation: XLA:CPU (and torch) allocate every output afresh; glibc serves buffers above its mmap
+threshold with new pages, so each call pays first-touch page faults (about 50 ms per 128 MB on
+the reference machine) that dominate memory-bound resizes. Unless ``--default-malloc`` is given,
+the script re-executes itself with ``GLIBC_TUNABLES`` raising glibc's mmap and trim thresholds, so
+freed pages are reused — for every library alike, since they share the process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+MALLOC_TUNABLES = "glibc.malloc.mmap_threshold=4294967296:glibc.malloc.trim_threshold=4294967296"
+if "--default-malloc" not in sys.argv and os.environ.get("GLIBC_TUNABLES") != MALLOC_TUNABLES:
+    os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "GLIBC_TUNABLES": MALLOC_TUNABLES})
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+
+import jax_resize  # noqa: E402
+
+THREADS = 2
+
+
+@dataclasses.dataclass
+class Workload:
+    name: str
+    in_shape: tuple[int, ...]
+    out_hw: tuple[int, int]
+    method: str  # "linear" | "cubic" | "nearest"
+    antialias: bool = False
+    layout: str = "NHWC"
+    grad: bool = False
+
+    @property
+    def hw_axes(self) -> tuple[int, int]:
+        return (1, 2) if self.layout == "NHWC" else (2, 3)
+
+    @property
+    def out_shape(self) -> tuple[int, ...]:
+        shape = list(self.in_shape)
+        for a, s in zip(self.hw_axes, self.out_hw):
+            shape[a] = s
+        return tuple(shape)
+
+
+WORKLOADS = [
+    Workload("bilinear x2 up 32x224x224x3", (32, 224, 224, 3), (448, 448), "linear"),
+    Workload("bilinear aa /4 8x1024x1024x3", (8, 1024, 1024, 3), (256, 256), "linear", antialias=True),
+    Workload("bilinear aa 256->224 64x256x256x3", (64, 256, 256, 3), (224, 224), "linear", antialias=True),
+    Workload("bicubic 512->384 4x512x512x3", (4, 512, 512, 3), (384, 384), "cubic"),
+    Workload("nearest x2 8x256x64x64 NCHW", (8, 256, 64, 64), (128, 128), "nearest", layout="NCHW"),
+    Workload("grad of bilinear x2", (32, 224, 224, 3), (448, 448), "linear", grad=True),
+    Workload("bilinear 16x300x451x3 -> 224", (16, 300, 451, 3), (224, 224), "linear"),
+]
+
+
+def median_ms(fn: Callable[[], object], repeats: int) -> float:
+    fn()  # warm
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def _ours_fn(w: Workload):
+    """jax_resize with the ONNX attributes each peer uses (half_pixel; cubic a=-0.75 as torch)."""
+    kw = dict(sizes=list(w.out_hw), axes=list(w.hw_axes), mode=w.method, antialias=int(w.antialias))
+    if w.method == "cubic":
+        kw["cubic_coeff_a"] = -0.75
+    if w.method == "nearest":
+        kw["nearest_mode"] = "floor"
+        kw["coordinate_transformation_mode"] = "asymmetric"  # torch's 'nearest'
+    return lambda v: jax_resize.onnx_resize(v, **kw)
+
+
+def _jax_image_fn(w: Workload):
+    method = {"linear": "linear", "cubic": "cubic", "nearest": "nearest"}[w.method]
+    return lambda v: jax.image.resize(v, w.out_shape, method, antialias=w.antialias)
+
+
+def _jax_timing(w: Workload, fn, x, ct, repeats):
+    if w.grad:
+        f = jax.jit(lambda v, c: jax.vjp(fn, v)[1](c)[0])
+        args = (x, ct)
+    else:
+        f = jax.jit(fn)
+        args = (x,)
+    t0 = time.perf_counter()
+    jax.block_until_ready(f(*args))
+    first = time.perf_counter() - t0
+    ms = median_ms(lambda: jax.block_until_ready(f(*args)), repeats)
+    compiled = f.lower(*args).compile()
+    cost = compiled.cost_analysis()
+    cost = cost[0] if isinstance(cost, (list, tuple)) else cost
+    mem = compiled.memory_analysis()
+    peak = None
+    if mem is not None:
+        peak = mem.temp_size_in_bytes + mem.argument_size_in_bytes + mem.output_size_in_bytes
+    return ms, first, cost or {}, peak
+
+
+def _torch_ms(w: Workload, x: np.ndarray, ct: np.ndarray, repeats: int):
+    try:
+        import torch
+    except ImportError:
+        return None, ""
+    torch.set_num_threads(THREADS)
+    mode = {"linear": "bilinear", "cubic": "bicubic", "nearest": "nearest"}[w.method]
+    kw = dict(size=w.out_hw, mode=mode)
+    if w.method != "nearest":
+        kw.update(align_corners=False, antialias=w.antialias)
+    base = torch.from_numpy(x)
+    layouts = {"NCHW": base} if w.layout == "NCHW" else {
+        "channels_last": base.permute(0, 3, 1, 2), "NCHW": base.permute(0, 3, 1, 2).contiguous()}
+    best, which = None, ""
+    for name, t in layouts.items():
+        if w.grad:
+            t = t.clone().requires_grad_(True)
+            g = torch.from_numpy(ct).permute(0, 3, 1, 2)
+            g = g.contiguous() if name == "NCHW" else g
+
+            def run(t=t, g=g):
+                t.grad = None
+                torch.nn.functional.interpolate(t, **kw).backward(g)
+        else:
+            def run(t=t):
+                with torch.no_grad():
+                    torch.nn.functional.interpolate(t, **kw)
+        ms = median_ms(run, repeats)
+        if best is None or ms < best:
+            best, which = ms, name
+    return best, which
+
+
+def _ort_ms(w: Workload, x: np.ndarray, repeats: int):
+    if w.grad:
+        return None
+    try:
+        import onnxruntime as ort
+        from onnx import TensorProto, helper
+    except ImportError:
+        return None
+    attrs = dict(mode=w.method, axes=list(w.hw_axes), antialias=int(w.antialias))
+    if w.method == "cubic":
+        attrs["cubic_coeff_a"] = -0.75
+    if w.method == "nearest":
+        attrs.update(nearest_mode="floor", coordinate_transformation_mode="asymmetric")
+    node = helper.make_node("Resize", ["X", "", "", "sizes"], ["Y"], **attrs)
+    graph = helper.make_graph(
+        [node], "r", [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(x.shape))],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)],
+        initializer=[helper.make_tensor("sizes", TensorProto.INT64, [2], list(w.out_hw))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)], ir_version=9)
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = THREADS
+    opts.inter_op_num_threads = 1
+    try:
+        sess = ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
+        return median_ms(lambda: sess.run(None, {"X": x}), repeats)
+    except Exception:  # onnxruntime refuses some attribute combinations
+        return None
+
+
+def _cv2_ms(w: Workload, x: np.ndarray, repeats: int):
+    if w.grad or w.layout != "NHWC":
+        return None
+    try:
+        import cv2
+    except ImportError:
+        return None
+    cv2.setNumThreads(THREADS)
+    interp = {"linear": cv2.INTER_AREA if w.antialias else cv2.INTER_LINEAR, "cubic": cv2.INTER_CUBIC,
+              "nearest": cv2.INTER_NEAREST}[w.method]
+    dsize = (w.out_hw[1], w.out_hw[0])
+    return median_ms(lambda: [cv2.resize(img, dsize, interpolation=interp) for img in x], repeats)
+
+
+def _pil_ms(w: Workload, x: np.ndarray, repeats: int):
+    if w.grad or w.layout != "NHWC":
+        return None
+    try:
+        from PIL import Image
+    except ImportError:
+        return None
+    resample = {"linear": Image.BILINEAR, "cubic": Image.BICUBIC, "nearest": Image.NEAREST}[w.method]
+    planes = [Image.fromarray(np.ascontiguousarray(img[..., c])) for img in x for c in range(x.shape[-1])]
+    size = (w.out_hw[1], w.out_hw[0])
+    return median_ms(lambda: [p.resize(size, resample) for p in planes], repeats)
+
+
+def memcpy_gbps() -> float:
+    a = np.ones(64 << 20, np.uint8)
+    b = np.empty_like(a)
+    ms = median_ms(lambda: np.copyto(b, a), 7)
+    return 2 * a.nbytes / (ms / 1e3) / 1e9  # read + write
+
+
+def fmt(v, digits=1):
+    return "n/a" if v is None else f"{v:.{digits}f}"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--only", nargs="*", help="substrings of workload names to run")
+    parser.add_argument("--output", help="also write the table (with machine info) to this Markdown file")
+    parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
+    args = parser.parse_args(argv)
+
+    bw = memcpy_gbps()
+    rows = []
+    header = ("| workload | jax_resize ms | jax.image ms | torch ms | onnxruntime ms | OpenCV ms | Pillow ms | "
+              "copy floor ms | ours / best(torch, ort) | jax.image / ours | first call s | peak mem / (in+out) | "
+              "GFLOP ours / jax.image | GB accessed ours / jax.image |")
+    rows.append(header)
+    rows.append("|" + "|".join(["---"] * (header.count("|") - 1)) + "|")
+    rng = np.random.default_rng(0)
+    for w in WORKLOADS:
+        if args.only and not any(s in w.name for s in args.only):
+            continue
+        x = rng.random(w.in_shape, dtype=np.float32)
+        ct = rng.random(w.out_shape, dtype=np.float32) if w.grad else None
+        xj = jnp.asarray(x)
+        ctj = jnp.asarray(ct) if ct is not None else None
+        ours, first, cost, peak = _jax_timing(w, _ours_fn(w), xj, ctj, args.repeats)
+        ji, _, jcost, _ = _jax_timing(w, _jax_image_fn(w), xj, ctj, args.repeats)
+        torch_ms, torch_layout = _torch_ms(w, x, ct, args.repeats)
+        ort_ms = _ort_ms(w, x, args.repeats)
+        cv_ms = _cv2_ms(w, x, args.repeats)
+        pil_ms = _pil_ms(w, x, args.repeats)
+        nbytes = x.nbytes + int(np.prod(w.out_shape)) * 4 + (x.nbytes if w.grad else 0)
+        floor_ms = nbytes / (bw * 1e9) * 1e3  # bytes read + written once at the copy rate
+        peers = [v for v in (torch_ms, ort_ms) if v is not None]
+        ratio = ours / min(peers) if peers else None
+        # bytes of the jitted function's inputs and outputs: (x) -> y, or (x, cotangent) -> dx
+        in_out = x.nbytes + int(np.prod(w.out_shape)) * 4 + (x.nbytes if w.grad else 0)
+        rows.append(
+            f"| {w.name} | {fmt(ours)} | {fmt(ji)} | {fmt(torch_ms)}{' (' + torch_layout + ')' if torch_layout else ''} | "
+            f"{fmt(ort_ms)} | {fmt(cv_ms)} | {fmt(pil_ms)} | {fmt(floor_ms)} | {fmt(ratio, 2)} | {fmt(ji / ours, 2)} | "
+            f"{fmt(first, 2)} | {fmt(peak / in_out if peak else None, 2)} | "
+            f"{fmt(cost.get('flops', 0) / 1e9, 2)} / {fmt(jcost.get('flops', 0) / 1e9, 2)} | "
+            f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |")
+        print(rows[-1], flush=True)
+    machine = (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
+               f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
+               f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {args.repeats} warm runs; "
+               f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}")
+    table = "\n".join(rows)
+    print()
+    print(table)
+    print()
+    print(machine)
+    if args.output:
+        with open(args.output, "w") as f:
+            f.write("# Benchmark results\n\n`python benchmarks/run.py` on: " + machine + ".\n\n" + table + "\n")
+
+
+if __name__ == "__main__":
+    main()
