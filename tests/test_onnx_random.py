@@ -1,0 +1,184 @@
+"""Randomised comparison of ``jax_resize.onnx_resize`` with ``onnx.reference``.
+
+Thousands of small Resize cases, drawn deterministically (one numpy Generator
+per case id, see ``onnx_oracles.random_case``), cover every attribute of
+Resize-19 (and the opset 13 / 18 attribute sets): modes, coordinate
+transformation modes, nearest modes, cubic_coeff_a, exclude_outside,
+antialias, ranks 1-5 with length-1 axes, axes subsets in any order (negative
+too), scales with fractional output lengths, sizes with every
+keep_aspect_ratio_policy, tf_crop_and_resize with rois outside [0, 1] and
+extrapolation_value, and the dtypes float32 / float64 / float16 / int8 / uint8 /
+int32 / int64 (float64 and int64 under ``jax.enable_x64``).
+
+The oracle is the ONNX reference evaluator, except where the reference is known
+to deviate from the spec text; those cases are computed with the reference in a
+spec-equivalent way (``onnx_oracles.reference_expected``; the list is in
+docs/notes/onnxruntime_findings.md). Even-numbered cases go through the keyword
+API ``onnx_resize``, odd ones through ``onnx_node_resize``.
+
+Each case is one test (id ``r<opset>_<index>``), so a failure reproduces with
+``pytest tests/test_onnx_random.py -k r19_00123``; its message carries the
+attributes, the max error and a reproducer snippet. ``pytest -s`` prints a
+summary per worker. ``ONNX_SWEEP_CASES`` (default 2000) scales the sweep.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+
+import numpy as np
+import pytest
+
+import onnx_oracles as O
+
+N_CASES = int(os.environ.get("ONNX_SWEEP_CASES", "2000"))
+# opset -> share of the sweep; opset 19 gets the rest
+_OPSET_SHARE = {13: 0.06, 18: 0.1}
+_SEED = 20240519
+
+
+def _plan() -> list[tuple[int, int]]:
+    plan = []
+    for opset, share in _OPSET_SHARE.items():
+        plan += [(opset, i) for i in range(int(N_CASES * share))]
+    plan += [(19, i) for i in range(N_CASES - len(plan))]
+    return plan
+
+
+PLAN = _plan()
+_CASES: dict[str, O.ResizeCase] = {}
+
+
+def get_case(opset: int, index: int) -> O.ResizeCase:
+    case_id = f"r{opset}_{index:05d}"
+    if case_id not in _CASES:
+        _CASES[case_id] = O.random_case(case_id, (_SEED, opset, index), opset=opset)
+    return _CASES[case_id]
+
+
+_RESULTS: collections.Counter = collections.Counter()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _summary():
+    yield
+    total = _RESULTS["cases"]
+    if total:
+        by = ", ".join(
+            f"{k[5:]}={v}" for k, v in sorted(_RESULTS.items()) if k.startswith("mode:")
+        )
+        print(
+            f"\n[onnx reference sweep, this worker] cases={total} "
+            f"agreements={_RESULTS['agree']} spec-equivalent oracle runs="
+            f"{_RESULTS['adjusted']} ({by})"
+        )
+
+
+@pytest.mark.parametrize(
+    "opset,index", PLAN, ids=[f"r{o}_{i:05d}" for o, i in PLAN]
+)
+def test_matches_reference(opset, index):
+    case = get_case(opset, index)
+    expected = O.reference_expected(case)
+    api = "node" if index % 2 else "kw"
+    actual = O.run_jax(case, api=api)
+    _RESULTS["cases"] += 1
+    _RESULTS[f"mode:{case.attr('mode')}"] += 1
+    if O.reference_adjustment(case):
+        _RESULTS["adjusted"] += 1
+    cmp = O.compare(actual, expected, *O.tolerance_for(case))
+    assert cmp.ok, O.case_failure_message(case, cmp, f"onnx.reference (api={api})")
+    _RESULTS["agree"] += 1
+
+
+def test_sweep_covers_every_attribute():
+    """The generator really produces every attribute value the sweep claims."""
+    seen = collections.defaultdict(set)
+    for opset, index in PLAN:
+        c = get_case(opset, index)
+        x = c.x
+        axes = O.normalize_axes(c.attr("axes"), x.ndim)
+        out = O.spec_output_shape(c)
+        seen["opset"].add(opset)
+        seen["dtype"].add(x.dtype.name)
+        seen["rank"].add(x.ndim)
+        seen["mode"].add(c.attr("mode"))
+        seen["ctm"].add(c.attr("coordinate_transformation_mode"))
+        if c.attr("mode") == "nearest":
+            seen["nearest_mode"].add(c.attr("nearest_mode"))
+        if c.attr("mode") == "cubic":
+            a = c.attr("cubic_coeff_a")
+            seen["cubic_coeff_a"].add(a if a in (-0.75, -0.5) else "random")
+        seen["exclude_outside"].add(c.attr("exclude_outside"))
+        seen["antialias"].add((c.attr("mode"), c.attr("antialias")))
+        seen["input"].add("sizes" if c.sizes is not None else "scales")
+        if c.sizes is not None:
+            seen["policy"].add(c.attr("keep_aspect_ratio_policy"))
+        if c.attrs.get("axes") is not None:
+            ax = c.attrs["axes"]
+            seen["axes"].add("negative" if min(ax) < 0 else "non-negative")
+            if len(ax) < x.ndim:
+                seen["axes"].add("subset")
+            if list(O.normalize_axes(ax, x.ndim)) != sorted(O.normalize_axes(ax, x.ndim)):
+                seen["axes"].add("unsorted")
+        if 1 in x.shape:
+            seen["shape"].add("length-1 input axis")
+        if any(out[a] == 1 for a in axes):
+            seen["shape"].add("length-1 output axis")
+        if c.scales is not None and any(
+            float(s) * x.shape[a] != out[a] for a, s in zip(axes, c.scales)
+        ):
+            seen["shape"].add("fractional output length")
+        if c.attr("coordinate_transformation_mode") == "tf_crop_and_resize":
+            if c.roi is not None and (c.roi.min() < 0 or c.roi.max() > 1):
+                seen["tf_crop"].add("roi outside [0, 1]")
+            if "extrapolation_value" in c.attrs:
+                seen["tf_crop"].add("extrapolation_value")
+            seen["tf_crop"].add(c.sizes is not None and "sizes" or "scales")
+    expected = {
+        "opset": {13, 18, 19},
+        "dtype": {"float32", "float64", "float16", "int8", "uint8", "int32", "int64"},
+        "rank": {1, 2, 3, 4, 5},
+        "mode": {"nearest", "linear", "cubic"},
+        "ctm": set(O.COORD_MODES_19),
+        "nearest_mode": set(O.NEAREST_MODES),
+        "cubic_coeff_a": {-0.75, -0.5, "random"},
+        "exclude_outside": {0, 1},
+        "antialias": {("nearest", 0), ("linear", 0), ("linear", 1), ("cubic", 0), ("cubic", 1)},
+        "input": {"sizes", "scales"},
+        "policy": {"stretch", "not_larger", "not_smaller"},
+        "axes": {"negative", "non-negative", "subset", "unsorted"},
+        "shape": {"length-1 input axis", "length-1 output axis", "fractional output length"},
+        "tf_crop": {"roi outside [0, 1]", "extrapolation_value", "sizes", "scales"},
+    }
+    for key, values in expected.items():
+        assert values <= seen[key], f"{key}: missing {values - seen[key]}"
+    assert len(PLAN) >= min(N_CASES, 1000)
+
+
+# tf_crop_and_resize with scales, computed by hand from the spec text:
+#   length = floor(in * (end - start) * scale)
+#   x_original = start * (in - 1) + i * (end - start) * (in - 1) / (length - 1)
+#                (0.5 * (start + end) * (in - 1) when length == 1)
+# (the reference evaluator and onnxruntime size the output floor(in * scale)).
+_TF_CROP_SCALES = [
+    # data, roi (start, end), scale, mode, extrapolation_value, expected
+    ([1, 2, 3, 4], (0.2, 0.8), 2.0, "linear", 0.0, [1.6, 2.2, 2.8, 3.4]),
+    ([10, 20, 40], (-0.5, 1.5), 1.0, "linear", -7.0, [-7, -7, 16, 28, -7, -7]),
+    ([10, 20, 40], (-0.5, 1.5), 1.0, "nearest", -7.0, [-7, -7, 20, 20, -7, -7]),
+    ([1, 2, 4, 8], (0.25, 0.75), 1.5, "linear", 0.0, [1.75, 3.0, 5.0]),
+    ([1, 2, 4, 8, 16], (0.1, 0.6), 0.5, "linear", 0.0, [2.8]),
+    ([0, 1, 2, 3, 4, 5, 6, 7], (0.0, 0.5), 1.75, "nearest", 0.0, [0, 1, 1, 2, 2, 3, 3]),
+]
+
+
+@pytest.mark.parametrize("data,roi,scale,mode,extrapolation,expected", _TF_CROP_SCALES)
+def test_tf_crop_and_resize_scales_hand_computed(data, roi, scale, mode, extrapolation, expected):
+    from jax_resize import onnx_resize
+
+    x = np.array(data, np.float32)
+    got = np.asarray(onnx_resize(
+        x, roi=np.array(roi, np.float32), scales=np.array([scale], np.float32), mode=mode,
+        coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=extrapolation))
+    np.testing.assert_allclose(got, np.array(expected, np.float32), rtol=1e-6, atol=1e-5)
