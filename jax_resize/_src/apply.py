@@ -10,8 +10,10 @@ its axis and returns an array of ``x``'s dtype:
     ``lax.dot_general`` (``precision`` HIGHEST by default). Always correct; the default on TPU,
     where the MXU makes matmuls cheap. Never used for a matrix above ``MAX_DENSE_ELEMENTS``.
   - ``"banded"``: ``out[o] = sum_k w[o, k] * x[index[o, k]]`` as ``k`` gathers fused into
-    multiply-adds — one pass over memory, ``O(out * k)`` work instead of ``O(out * in)``. The
-    default on CPU and GPU.
+    multiply-adds — one pass over memory, ``O(out * k)`` work instead of ``O(out * in)``.
+    Consecutive axes whose tap counts multiply to at most ``FUSE_MAX_TAPS`` share one pass
+    (e.g. bilinear and bicubic upsampling), so no intermediate array is written. The default on
+    CPU and GPU.
 
   Accumulation is in the compute dtype of :mod:`.dtypes`; rows flagged ``outside`` take
   ``extrapolation_value``; integers are rounded half to even and saturated.
@@ -41,6 +43,9 @@ from . import weights as _weights
 STRATEGIES = ("auto", "dense", "banded")
 #: Largest dense weight matrix (entries) ever built, on the host or the device (128 MiB float64).
 MAX_DENSE_ELEMENTS = 1 << 24
+#: Banded axes are fused into one pass (no intermediate arrays) while the product of their tap
+#: counts is at most this; beyond it separate passes do less arithmetic.
+FUSE_MAX_TAPS = 16
 
 
 def choose_strategy(op: _weights.AxisResample, strategy: str = "auto", backend: str | None = None) -> str:
@@ -89,6 +94,22 @@ def _dense_nonfinite(y, matrix, axis: int, precision):
     return jnp.where(to_nan | (to_pinf & to_ninf), jnp.nan, out)
 
 
+def _groups(ops, strategies):
+    """Splits the operators into passes: consecutive banded operators with constant taps share one
+    fused pass while the product of their tap counts stays <= ``FUSE_MAX_TAPS``."""
+    groups, taps = [], 0
+    for op, strategy in zip(ops, strategies):
+        k = op.tap_index.shape[1]
+        fusable = strategy == "banded" and op.transpose_index is not None and op.outside is None
+        if fusable and groups and groups[-1][-1][2] and taps * k <= FUSE_MAX_TAPS:
+            groups[-1].append((op, strategy, True))
+            taps *= k
+        else:
+            groups.append([(op, strategy, fusable)])
+            taps = k
+    return [[(op, strategy) for op, strategy, _ in group] for group in groups]
+
+
 def _mask_rows(y, outside, axis: int, fill):
     return jnp.where(outside.reshape(_axis_shape(y.ndim, axis, outside.shape[0])), jnp.asarray(fill, y.dtype), y)
 
@@ -124,19 +145,23 @@ def apply_axes(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precis
     cdtype = _dtypes.compute_dtype(x.dtype)
 
     def run_all(y, dense_fn):
-        for op, strategy in zip(ops, strategies):
+        for group in _groups(ops, strategies):
+            op, strategy = group[0]
             if strategy == "dense":
                 matrix = op.matrix
                 if matrix is None:  # traced taps: fold on the device (differentiable)
                     matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size, xp=jnp)
                 y = dense_fn(y, matrix.astype(cdtype), op.axis, precision)
-            elif op.transpose_index is not None:  # constant taps: fast transpose for gradients
-                y = _banded.banded(y, op.tap_index, op.tap_weight.astype(cdtype), op.transpose_index,
-                                   op.transpose_weight.astype(cdtype), axis=op.axis)
+            elif op.transpose_index is not None:  # constant taps: fused, fast transpose
+                y = _banded.banded(
+                    y, [(g.tap_index, g.tap_weight.astype(cdtype)) for g, _ in group],
+                    [(g.transpose_index, g.transpose_weight.astype(cdtype)) for g, _ in group],
+                    [g.axis for g, _ in group])
             else:
-                y = _banded.banded_traced(y, op.tap_index, op.tap_weight, op.axis)
-            if op.outside is not None:
-                y = _mask_rows(y, op.outside, op.axis, extrapolation_value)
+                y = _banded.banded_traced(y, [(op.tap_index, op.tap_weight)], [op.axis])
+            for g, _ in group:
+                if g.outside is not None:
+                    y = _mask_rows(y, g.outside, g.axis, extrapolation_value)
         return y
 
     y = x.astype(cdtype)
@@ -162,6 +187,8 @@ def run(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precision.HIG
     if not ops:
         return x
     cdtype = _dtypes.compute_dtype(x.dtype)
+    # Shrink first: the axis with the smallest out/in ratio is applied first (stable otherwise).
+    ops = sorted(ops, key=lambda op: op.out_size / max(op.in_size, 1))
     strategies = tuple(choose_strategy(op, strategy) if op.index is None else "gather" for op in ops)
     ops = [_prepare(op, s, cdtype) if isinstance(op.tap_weight, np.ndarray) else op
            for op, s in zip(ops, strategies)]

@@ -1,34 +1,58 @@
-"""The banded contraction ``out[o] = sum_k w[o, k] * x[index[o, k]]`` along one axis.
+"""Banded contractions: ``out[o] = sum_k w[o, k] * x[index[o, k]]`` along one or more axes.
 
-Contract: :func:`banded` computes it as ``k`` gathers fused into multiply-adds (one pass over
-memory), skipping zero weights so that NaN/Inf inputs reach only the outputs that weight them.
+Contract: :func:`banded` contracts ``x`` along each axis of a group with that axis's taps in a
+single pass: for taps ``(index_i, weight_i)`` on axes ``a_1..a_m`` it sums, over every tap
+combination, ``prod_i w_i * x[index_1, ..., index_m]`` — gathers fused into multiply-adds, so the
+intermediate arrays of a per-axis application are never written. Zero weights are skipped, so
+NaN/Inf inputs reach only the outputs that weight them.
+
 Its reverse-mode derivative with respect to ``x`` is the same contraction with the *transposed*
-taps (precomputed on the host by :func:`transpose_taps`) instead of a scatter-add, which XLA
-executes serially on CPU. This is a JAX primitive (``jax_resize_banded``) so that ``jvp``,
-``grad``, ``vmap`` and ``jit`` all work; the taps are constants (no derivative flows to them —
-traced weights use :func:`banded_traced`, plain jax ops, instead).
+taps (precomputed on the host by :func:`transpose_taps`) instead of scatter-adds, which XLA runs
+serially on CPU. It is a JAX primitive (``jax_resize_banded``) so that ``jvp``, ``grad``,
+``vmap`` and ``jit`` all work; the taps are constants (no derivative flows to them — traced
+weights use :func:`banded_traced`, plain jax ops, instead).
 """
 
 from __future__ import annotations
 
+import itertools
+
+import jax.numpy as jnp
 import numpy as np
+from jax import core as _core
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
-import jax.numpy as jnp
-from jax import core as _core
 
 
-def banded_traced(x, index, weight, axis: int):
-    """``sum_k w[:, k] * take(x, index[:, k], axis)``, zero weights skipped; plain jax ops."""
-    shape = [1] * x.ndim
-    shape[axis] = index.shape[0]
+def banded_traced(x, taps, axes):
+    """The fused contraction with plain jax ops (differentiable in the weights too).
+
+    Args:
+      x: array ``[..., in_i, ...]``.
+      taps: sequence of ``(index [out_i, k_i] int, weight [out_i, k_i])``, one per axis.
+      axes: the contracted axes, one per element of ``taps``.
+
+    Returns:
+      ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype.
+    """
+    out_shape = list(x.shape)
+    for (index, _), axis in zip(taps, axes):
+        out_shape[axis] = index.shape[0]
+    columns = []
+    for (index, weight), axis in zip(taps, axes):
+        shape = [1] * x.ndim
+        shape[axis] = index.shape[0]
+        columns.append([(index[:, k], weight[:, k].astype(x.dtype).reshape(shape)) for k in range(index.shape[1])])
     out = None
-    for k in range(index.shape[1]):
-        w = weight[:, k].astype(x.dtype).reshape(shape)
-        term = jnp.where(w != 0, w * jnp.take(x, index[:, k], axis=axis, mode="clip"), 0)
+    for combo in itertools.product(*columns):
+        v, w = x, None
+        for (idx, wk), axis in zip(combo, axes):
+            v = jnp.take(v, idx, axis=axis, mode="clip")
+            w = wk if w is None else w * wk
+        term = jnp.where(w != 0, w * v, 0)
         out = term if out is None else out + term
-    if out is None:
-        out = jnp.zeros(x.shape[:axis] + (index.shape[0],) + x.shape[axis + 1:], x.dtype)
+    if out is None:  # an axis without taps (empty output)
+        out = jnp.zeros(out_shape, x.dtype)
     return out
 
 
@@ -57,54 +81,68 @@ def transpose_taps(index: np.ndarray, weight: np.ndarray, in_size: int):
 banded_p = Primitive("jax_resize_banded")
 
 
-def banded(x, index, weight, t_index, t_weight, *, axis: int):
-    """Banded contraction of ``x`` along ``axis`` with constant taps and their transpose.
+def banded(x, taps, transposed, axes):
+    """Fused banded contraction of ``x`` along ``axes`` with constant taps.
 
     Args:
-      x: array ``[..., in, ...]``.
-      index, weight: ``[out, k]`` taps (weights already in ``x``'s dtype).
-      t_index, t_weight: ``[in, k_t]`` transposed taps (:func:`transpose_taps`).
-      axis: the contracted axis.
+      x: array ``[..., in_i, ...]``.
+      taps: per axis ``(index [out_i, k_i], weight [out_i, k_i])``, weights in ``x``'s dtype.
+      transposed: per axis the taps of ``W_i.T`` (:func:`transpose_taps`), ``[in_i, k_t]``.
+      axes: the contracted axes.
 
     Returns:
-      ``[..., out, ...]`` of ``x``'s dtype.
+      ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype.
     """
-    return banded_p.bind(x, index, weight, t_index, t_weight, axis=axis)
+    flat = [a for pair in taps for a in pair] + [a for pair in transposed for a in pair]
+    return banded_p.bind(x, *flat, axes=tuple(axes))
 
 
-def _impl(x, index, weight, t_index, t_weight, *, axis):
-    return banded_traced(x, index, weight, axis)
+def _split(operands, axes):
+    m = len(axes)
+    taps = [(operands[2 * i], operands[2 * i + 1]) for i in range(m)]
+    transposed = [(operands[2 * m + 2 * i], operands[2 * m + 2 * i + 1]) for i in range(m)]
+    return taps, transposed
 
 
-def _abstract_eval(x, index, weight, t_index, t_weight, *, axis):
+def _impl(x, *operands, axes):
+    taps, _ = _split(operands, axes)
+    return banded_traced(x, taps, axes)
+
+
+def _abstract_eval(x, *operands, axes):
+    taps, _ = _split(operands, axes)
     shape = list(x.shape)
-    shape[axis] = index.shape[0]
+    for (index, _), axis in zip(taps, axes):
+        shape[axis] = index.shape[0]
     return _core.ShapedArray(tuple(shape), x.dtype)
 
 
-def _jvp(primals, tangents, *, axis):
-    x, *taps = primals
-    out = banded_p.bind(x, *taps, axis=axis)
+def _jvp(primals, tangents, *, axes):
+    x, *operands = primals
+    out = banded_p.bind(x, *operands, axes=axes)
     tx = tangents[0]
     if type(tx) is ad.Zero:
         return out, ad.Zero.from_primal_value(out)
-    return out, banded_p.bind(tx, *taps, axis=axis)
+    return out, banded_p.bind(tx, *operands, axes=axes)
 
 
-def _transpose(ct, x, index, weight, t_index, t_weight, *, axis):
-    assert ad.is_undefined_primal(x) and not ad.is_undefined_primal(weight)
+def _transpose(ct, x, *operands, axes):
+    assert ad.is_undefined_primal(x)
+    none = (None,) * len(operands)
     if type(ct) is ad.Zero:
-        return (ad.Zero(x.aval), None, None, None, None)
-    return (banded_p.bind(ct, t_index, t_weight, index, weight, axis=axis), None, None, None, None)
+        return (ad.Zero(x.aval), *none)
+    taps, transposed = _split(operands, axes)
+    flat = [a for pair in transposed for a in pair] + [a for pair in taps for a in pair]
+    return (banded_p.bind(ct, *flat, axes=axes), *none)
 
 
-def _batch(args, dims, *, axis):
-    x, *taps = args
-    bx, *btaps = dims
-    if any(d is not None for d in btaps):  # taps are constants; never batched
+def _batch(args, dims, *, axes):
+    x, *operands = args
+    bx, *bops = dims
+    if any(d is not None for d in bops):  # the taps are constants; never batched
         raise NotImplementedError("jax_resize_banded does not batch over its taps")
     x = jnp.moveaxis(x, bx, 0)
-    return banded_p.bind(x, *taps, axis=axis + 1), 0
+    return banded_p.bind(x, *operands, axes=tuple(a + 1 for a in axes)), 0
 
 
 banded_p.def_impl(_impl)
