@@ -1,0 +1,95 @@
+"""The ``jax-resize`` command: parsing, files and directories, the demo, errors.
+
+Oracles: numpy repetition for an integer nearest upscale (hand-computable), the ONNX reference
+evaluator for linear (rounded half to even and saturated to uint8, within 1), Pillow for I/O.
+"""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from conftest import reference_resize
+from jax_resize._src import cli
+
+RNG = np.random.default_rng(0)
+
+
+def _write(path, array, mode=None):
+    Image.fromarray(array, mode=mode).save(path)
+    return path
+
+
+def test_nearest_x2_is_repetition(tmp_path):
+    img = RNG.integers(0, 256, (5, 7, 3), dtype=np.uint8)
+    src = _write(tmp_path / "in.png", img)
+    assert cli.main([str(src), str(tmp_path / "out.png"), "--scale", "2", "--mode", "nearest",
+                     "--coordinate-transformation-mode", "asymmetric", "--nearest-mode", "floor", "--quiet"]) == 0
+    out = np.asarray(Image.open(tmp_path / "out.png"))
+    assert out.dtype == np.uint8 and out.shape == (10, 14, 3)
+    np.testing.assert_array_equal(out, img.repeat(2, axis=0).repeat(2, axis=1))
+
+
+def test_linear_size_matches_reference_grey(tmp_path):
+    img = RNG.integers(0, 256, (9, 11), dtype=np.uint8)
+    src = _write(tmp_path / "in.png", img, "L")
+    cli.main([str(src), str(tmp_path / "out.png"), "--size", "5x17", "--mode", "linear", "--quiet"])
+    out = np.asarray(Image.open(tmp_path / "out.png")).astype(int)
+    want = reference_resize(img, sizes=[5, 17], mode="linear").astype(int)
+    assert out.shape == (5, 17) and np.max(np.abs(out - want)) <= 1
+
+
+def test_directory_batches_by_shape(tmp_path, capsys):
+    src = tmp_path / "src"
+    src.mkdir()
+    a = RNG.integers(0, 256, (8, 6, 3), dtype=np.uint8)
+    b = RNG.integers(0, 256, (8, 6, 3), dtype=np.uint8)
+    c = RNG.integers(0, 256, (4, 10), dtype=np.uint8)
+    _write(src / "a.png", a), _write(src / "b.png", b), _write(src / "c.png", c, "L")
+    (src / "notes.txt").write_text("not an image")
+    assert cli.main([str(src), str(tmp_path / "dst"), "--scale", "0.5", "--mode", "cubic", "--antialias"]) == 0
+    sizes = {p.name: Image.open(p).size for p in (tmp_path / "dst").iterdir()}
+    assert sizes == {"a.png": (3, 4), "b.png": (3, 4), "c.png": (5, 2)}
+    # batched (a, b) and single images give the same pixels as one-by-one resizing
+    single = tmp_path / "single.png"
+    cli.main([str(src / "b.png"), str(single), "--scale", "0.5", "--mode", "cubic", "--antialias", "--quiet"])
+    np.testing.assert_array_equal(np.asarray(Image.open(single)), np.asarray(Image.open(tmp_path / "dst" / "b.png")))
+
+
+def test_other_methods_keep_uint8(tmp_path):
+    img = RNG.integers(0, 256, (12, 12, 3), dtype=np.uint8)
+    src = _write(tmp_path / "in.png", img)
+    cli.main([str(src), str(tmp_path / "out.png"), "--size", "6", "--mode", "lanczos3", "--quiet"])
+    out = np.asarray(Image.open(tmp_path / "out.png"))
+    assert out.dtype == np.uint8 and out.shape == (6, 6, 3)
+
+
+def test_demo_writes_sheet(tmp_path):
+    path = tmp_path / "sheet.png"
+    assert cli.main(["demo", "--output", str(path)]) == 0
+    with Image.open(path) as sheet:
+        assert sheet.size[0] > 700 and sheet.size[1] > 400
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--size", "12xx"], "--size must be N or HxW"),
+    (["--size", "0x4"], "--size must be N or HxW"),
+    (["--scale", "abc"], "--scale must be"),
+    (["--size", "4", "--mode", "bilinear"], "invalid choice: 'bilinear'"),
+    (["--size", "4", "--coordinate-transformation-mode", "half"], "invalid choice"),
+    (["--size", "4", "--mode", "nearest", "--antialias"], "antialias=1 is only defined"),
+    ([], "one of the arguments --size --scale is required"),
+])
+def test_bad_arguments(tmp_path, capsys, args, message):
+    src = _write(tmp_path / "in.png", np.zeros((4, 4), np.uint8), "L")
+    with pytest.raises(SystemExit) as info:
+        cli.main([str(src), str(tmp_path / "o.png"), *args])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_module_entry_point_help():
+    out = subprocess.run([sys.executable, "-m", "jax_resize", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "--coordinate-transformation-mode" in out.stdout
