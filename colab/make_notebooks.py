@@ -1,0 +1,136 @@
+"""Writes the Colab notebooks in this folder from the cell sources below (run after editing).
+
+Notebooks use only the public API; ``tests/test_notebooks.py`` executes each one top to bottom.
+"""
+
+import pathlib
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = pathlib.Path(__file__).parent
+
+INSTALL = '''# Installs jax_resize only when running in Colab (locally, install the repo with pip first).
+import sys, subprocess
+if "google.colab" in sys.modules:
+    SOURCE = "jax_resize"  # or "git+https://github.com/<you>/jax_resize" for a fork
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", SOURCE, "matplotlib"], check=True)'''
+
+PHOTO = '''import importlib.resources
+import numpy as np
+from PIL import Image
+with importlib.resources.as_file(importlib.resources.files("jax_resize") / "data" / "astronaut.png") as p:
+    photo = np.asarray(Image.open(p).convert("RGB"))   # 512 x 512 x 3 uint8, public domain (NASA)
+photo.shape, photo.dtype'''
+
+QUICKSTART = [
+    new_markdown_cell("# jax_resize quickstart\n\nResize a real photo with every mode, look at the "
+                      "weight matrices, and use `jit`, `vmap` and `grad`."),
+    new_code_cell(INSTALL),
+    new_code_cell("import jax, jax.numpy as jnp\nimport matplotlib\nimport matplotlib.pyplot as plt\n"
+                  "import jax_resize\nprint(jax_resize.__version__, jax.default_backend())"),
+    new_code_cell(PHOTO),
+    new_markdown_cell("## Every mode on a 48 px crop, upscaled x4"),
+    new_code_cell('''crop = photo[80:128, 200:248]
+modes = [("nearest", {}), ("linear", {}), ("cubic", {}), ("cubic a=-0.5", dict(cubic_coeff_a=-0.5)),
+         ("linear align_corners", dict(coordinate_transformation_mode="align_corners"))]
+fig, axes = plt.subplots(1, len(modes), figsize=(3 * len(modes), 3.3))
+for ax, (name, opts) in zip(axes, modes):
+    mode = name.split()[0]
+    up = jax_resize.onnx_resize(crop, sizes=[192, 192], axes=[0, 1], mode=mode, **opts)
+    ax.imshow(np.asarray(up)); ax.set_title(name); ax.axis("off")
+plt.show()'''),
+    new_markdown_cell("## Downscaling: antialias on and off"),
+    new_code_cell('''fig, axes = plt.subplots(1, 4, figsize=(12, 3.3))
+for ax, (mode, aa) in zip(axes, [("linear", 0), ("linear", 1), ("cubic", 0), ("cubic", 1)]):
+    small = jax_resize.onnx_resize(photo, sizes=[96, 96], axes=[0, 1], mode=mode, antialias=aa)
+    ax.imshow(np.asarray(small), interpolation="nearest"); ax.set_title(f"{mode}, antialias={aa}"); ax.axis("off")
+plt.show()'''),
+    new_markdown_cell("## The weight matrices of one axis (`[out, in]`, rows sum to 1)"),
+    new_code_cell('''fig, axes = plt.subplots(1, 3, figsize=(12, 3.5))
+for ax, (title, W) in zip(axes, [
+        ("linear 12 -> 30", jax_resize.weight_matrix(12, 30, mode="linear")),
+        ("cubic 12 -> 30", jax_resize.weight_matrix(12, 30, mode="cubic")),
+        ("linear antialias 30 -> 12", jax_resize.weight_matrix(30, 12, mode="linear", antialias=True))]):
+    ax.imshow(W, cmap="RdBu_r", vmin=-1, vmax=1); ax.set_title(title); ax.set_xlabel("in"); ax.set_ylabel("out")
+plt.show()
+print("row sums:", np.round(jax_resize.weight_matrix(12, 30, mode="cubic").sum(1)[:5], 12))'''),
+    new_markdown_cell("## `jit`, `vmap`, `grad`"),
+    new_code_cell('''x = jnp.asarray(photo, jnp.float32) / 255
+resize = jax.jit(lambda v: jax_resize.onnx_resize(v, sizes=[224, 224], axes=[0, 1], mode="cubic", antialias=1))
+print(resize(x).shape, resize(x).dtype)'''),
+    new_code_cell('''batch = jnp.stack([x, x[::-1], x[:, ::-1]])
+batched = jax.vmap(lambda v: jax_resize.resize(v, (128, 128, 3), "linear"))(batch)
+print(batched.shape, float(jnp.abs(batched[0] - jax_resize.resize(x, (128, 128, 3), "linear")).max()))'''),
+    new_code_cell('''# gradient of a loss through the resize, with respect to the image and to a crop box (roi)
+loss = lambda img, roi: jax_resize.onnx_resize(img, roi, sizes=[32, 32], axes=[0, 1], mode="linear",
+                                                 coordinate_transformation_mode="tf_crop_and_resize").mean()
+g_img, g_roi = jax.grad(loss, argnums=(0, 1))(x, jnp.array([0.2, 0.3, 0.6, 0.7]))
+print(g_img.shape, g_roi)'''),
+]
+
+CONFORMANCE = [
+    new_markdown_cell("# ONNX conformance\n\nRuns every Resize case of the ONNX backend node tests and a "
+                      "random sweep against `onnx.reference.ReferenceEvaluator`, and shows the results as tables."),
+    new_code_cell(INSTALL.replace('SOURCE, "matplotlib"', 'SOURCE, "onnx"')),
+    new_code_cell('''import warnings, numpy as np, jax_resize, onnx
+from onnx import helper, TensorProto
+from onnx.backend.test.case.node import collect_testcases
+from onnx.reference import ReferenceEvaluator
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    cases = [c for c in collect_testcases("Resize") if c.model is not None and c.kind == "node"]
+rows = []
+for case in sorted(cases, key=lambda c: c.name):
+    (node,) = case.model.graph.node
+    opset = next(o.version for o in case.model.opset_import if o.domain in ("", "ai.onnx"))
+    names = [vi.name for vi in case.model.graph.input]
+    for inputs, (expected,) in case.data_sets:
+        feeds = dict(zip(names, inputs))
+        got = np.asarray(jax_resize.onnx_node_resize(node, *[feeds[n] if n else None for n in node.input], opset=opset))
+        err = float(np.max(np.abs(got.astype(float) - expected.astype(float)))) if got.shape == expected.shape else float("inf")
+        rows.append((case.name, got.shape == expected.shape and err <= 1e-5, err))
+print(f"{sum(ok for _, ok, _ in rows)} / {len(rows)} backend cases agree")
+print("\\n".join(f"{'ok ' if ok else 'BAD'} {err:9.2e}  {name}" for name, ok, err in rows))'''),
+    new_code_cell('''def reference(x, scales=None, sizes=None, **attrs):
+    node = helper.make_node("Resize", ["X", "", "scales" if scales is not None else "", "sizes" if sizes is not None else ""], ["Y"], **attrs)
+    inputs = [helper.make_tensor_value_info("X", TensorProto.FLOAT, None)]
+    feeds = {"X": x}
+    if scales is not None:
+        inputs.append(helper.make_tensor_value_info("scales", TensorProto.FLOAT, None)); feeds["scales"] = np.asarray(scales, np.float32)
+    if sizes is not None:
+        inputs.append(helper.make_tensor_value_info("sizes", TensorProto.INT64, None)); feeds["sizes"] = np.asarray(sizes, np.int64)
+    graph = helper.make_graph([node], "g", inputs, [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)])
+    return ReferenceEvaluator(model).run(None, feeds)[0]
+
+rng = np.random.default_rng(0)
+table = {}
+for i in range(150):
+    rank = int(rng.integers(1, 4)); shape = tuple(int(s) for s in rng.integers(2, 7, rank))
+    x = rng.standard_normal(shape).astype(np.float32)
+    mode = str(rng.choice(["nearest", "linear", "cubic"]))
+    ctm = str(rng.choice(["half_pixel", "half_pixel_symmetric", "align_corners", "asymmetric"]))
+    attrs = dict(mode=mode, coordinate_transformation_mode=ctm)
+    if mode != "nearest":
+        attrs.update(antialias=int(rng.integers(2)), exclude_outside=int(rng.integers(2)))
+    sizes = [int(s) for s in rng.integers(1, 12, rank)]
+    ok = np.allclose(jax_resize.onnx_resize(x, sizes=sizes, **attrs), reference(x, sizes=sizes, **attrs), rtol=1e-4, atol=1e-4)
+    key = (mode, ctm)
+    agree, total = table.get(key, (0, 0)); table[key] = (agree + ok, total + 1)
+print(f"{'mode':8} {'coordinate_transformation_mode':24} agree/total")
+for (mode, ctm), (agree, total) in sorted(table.items()):
+    print(f"{mode:8} {ctm:24} {agree}/{total}")'''),
+]
+
+
+def write(name, cells):
+    nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"},
+                                             "accelerator": "GPU" if "tpu" in name else None})
+    nb.metadata.pop("accelerator", None)
+    nbformat.write(nb, HERE / name)
+
+
+if __name__ == "__main__":
+    write("quickstart.ipynb", QUICKSTART)
+    write("onnx_conformance.ipynb", CONFORMANCE)
