@@ -27,7 +27,7 @@ from . import weights as _weights
 
 #: Modes that map to ONNX Resize; every other ``jax_resize.resize`` method is offered too.
 ONNX_MODES = _weights.ONNX_MODES
-MODES = ONNX_MODES + tuple(m for m in _jax_image.METHODS if m not in ONNX_MODES)
+MODES = ONNX_MODES + tuple(m for m in _jax_image.METHODS + _jax_image._pillow.PIL_METHODS if m not in ONNX_MODES)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 BATCH = 16  # images per jitted call in directory mode
 
@@ -121,7 +121,7 @@ def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched:
             shape[a] = int(np.floor(shape[a] * t)) if by_scale else t
         y = _jax_image.resize(x, tuple(shape), mode, antialias=bool(opts["antialias"]))
         # resize promotes integers to float: round half to even and saturate back
-        return _dtypes.to_output(y, x.dtype) if x.dtype == np.uint8 else y
+        return _dtypes.to_output(y, x.dtype) if x.dtype == np.uint8 != y.dtype else y  # pil_* keep uint8
 
     return jax.jit(run)
 

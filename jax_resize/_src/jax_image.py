@@ -6,6 +6,7 @@ antialias, precision``) the result equals ``jax.image.resize`` for every method 
 (Keys a = -0.75 with edge clamping, or ``cubic`` when antialiasing) and ``area`` — including its
 dtype rules (integers promote to float, except for nearest). The keyword-only ONNX options change
 the coordinate rule, rounding, cubic coefficient or boundary handling for the same filters.
+The ``pil_*`` methods reproduce ``PIL.Image.resize`` instead (:mod:`.pillow`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from . import apply as _apply
 from . import coordinates as _coordinates
 from . import dtypes as _dtypes
 from . import kernels as _kernels
+from . import pillow as _pillow
 from . import validation as _v
 from . import weights as _weights
 
@@ -35,7 +37,20 @@ def _method_name(method) -> str:
         return method.name.lower().replace("_", "-")
     if isinstance(method, str):
         method = _ALIASES.get(method, method)
-    return _v.choice("method", method, METHODS + tuple(_ALIASES))
+    return _v.choice("method", method, METHODS + _pillow.PIL_METHODS + tuple(_ALIASES))
+
+
+def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi):
+    """Pillow's methods have fixed rules; an ONNX option given with them is an error."""
+    given = dict(coordinate_transformation_mode=coordinate_transformation_mode != "half_pixel",
+                 nearest_mode=nearest_mode is not None, exclude_outside=exclude_outside is not None,
+                 roi=roi is not None, cubic_coeff_a=cubic_coeff_a is not None and method != "pil_bicubic")
+    bad = [name for name, set_ in given.items() if set_]
+    if bad:
+        raise ValueError(
+            f"method={method!r} reproduces PIL.Image.resize, whose rule has no {', '.join(bad)} option; "
+            "leave it at its default (cubic_coeff_a is accepted by 'pil_bicubic' only)."
+        )
 
 
 def _filter(method: str, antialias: bool, scale: float, cubic_coeff_a, exclude_outside):
@@ -83,8 +98,17 @@ def resize(
       shape: the full output shape, same length as ``image.shape`` (static).
       method: ``"nearest"``, ``"linear"`` (default; aliases bilinear/trilinear/triangle),
         ``"cubic"`` (Keys 1981, a = -0.5), ``"lanczos3"``, ``"lanczos5"``, ``"cubic-pytorch"``
-        (a = -0.75, edge-clamped) or ``"area"``, or a ``jax.image.ResizeMethod``.
-      antialias: stretch the filter when downsampling (ignored by nearest and area).
+        (a = -0.75, edge-clamped) or ``"area"``, or a ``jax.image.ResizeMethod``. Beyond
+        jax.image, ``"pil_nearest"``, ``"pil_box"``, ``"pil_bilinear"``, ``"pil_hamming"``,
+        ``"pil_bicubic"``, ``"pil_lanczos"`` reproduce ``PIL.Image.resize`` with
+        ``Image.Resampling.NEAREST/BOX/BILINEAR/HAMMING/BICUBIC/LANCZOS``. The ``pil_`` prefix
+        keeps them apart from jax.image's names: on float images ``pil_bilinear``,
+        ``pil_bicubic`` and ``pil_lanczos`` equal the antialiased ``linear``, ``cubic`` and
+        ``lanczos3`` up to float rounding, but Pillow always antialiases, has its own
+        integer pipeline, BOX and HAMMING filters and NEAREST arithmetic.
+        See "Pillow methods" below.
+      antialias: stretch the filter when downsampling (ignored by nearest, area and ``pil_*``,
+        which always use Pillow's support ``filter_support * max(in / out, 1)``).
       precision: ``lax.Precision`` of the contractions.
       coordinate_transformation_mode: an ONNX mode (default ``"half_pixel"``).
       nearest_mode: ONNX rounding for nearest; ``None`` keeps jax.image's rule.
@@ -96,13 +120,28 @@ def resize(
       strategy: how weights are applied: ``"auto"`` (default), ``"dense"`` (matmul) or
         ``"banded"`` (fused gathers); all give the same values (see ``apply.py``).
 
+    Pillow methods: every axis whose length changes is resampled like one pass of
+    ``Image.resize`` (an ``[H, W]`` or ``[H, W, C]`` array behaves like ``Image.fromarray``):
+    ``center = (o + 0.5) * in / out``, ``support = filter_support * max(in / out, 1)``, taps
+    ``[int(center - support + 0.5), int(center + support + 0.5))`` clipped to the image, weights
+    ``K((j - center + 0.5) / max(in / out, 1))`` renormalised to sum 1; NEAREST picks
+    ``floor((o + 0.5) * in / out)``. They keep the input dtype, like Pillow's modes: float
+    images give mode ``'F'``'s result; ``uint8`` images give the 8-bit modes' (``'L'``,
+    ``'RGB'``...) result bit for bit: Pillow's 22-bit fixed-point coefficients, each pass rounded
+    and clipped to a ``uint8`` intermediate, the passes in Pillow 13's order (exact while a pass
+    reads fewer than about 780 taps per output, i.e. downsampling by less than ~130x with
+    lanczos); other integers round half away from zero after each pass (mode ``'I'``).
+    ``cubic_coeff_a`` changes ``pil_bicubic``'s ``a`` (Pillow: -0.5); the other ONNX options
+    do not apply to them. Not supported: Pillow's ``box`` and ``reducing_gap``.
+
     Returns:
-      Array of shape ``shape``: ``image``'s dtype for nearest, otherwise its inexact promotion
-      (integers become the default float type), as ``jax.image.resize``.
+      Array of shape ``shape``: ``image``'s dtype for nearest and the ``pil_*`` methods,
+      otherwise its inexact promotion (integers become the default float type), as
+      ``jax.image.resize``.
 
     Raises:
       ValueError: wrong ``shape`` length or negative sizes, unknown method or mode names,
-        a non-empty output from an empty axis.
+        a non-empty output from an empty axis, an ONNX option with a ``pil_*`` method.
       TypeError: traced ``shape``; unsupported dtypes.
 
     Example:
@@ -110,13 +149,23 @@ def resize(
       >>> jax_resize.resize(jnp.ones((4, 4, 3)), (8, 8, 3), "cubic").shape
       (8, 8, 3)
 
-    Source: ``jax/_src/image/scale.py`` (kernels: Keys 1981; Lanczos; TensorFlow's area) and
-    ONNX Resize for the keyword options.
+      >>> img = np.asarray(PIL.Image.open("photo.png"))                      # doctest: +SKIP
+      >>> jax_resize.resize(img, (128, 96, 3), "pil_lanczos")  # == img.resize((96, 128), LANCZOS)  # doctest: +SKIP
+
+    Source: ``jax/_src/image/scale.py`` (kernels: Keys 1981; Lanczos; TensorFlow's area),
+    ONNX Resize for the keyword options, Pillow's ``Image.resize`` (``Resample.c``) for ``pil_*``.
     """
     method = _method_name(method)
     dtype = _dtypes.check_dtype(getattr(image, "dtype", None) or np.asarray(image).dtype, name="image")
     image = jnp.asarray(image)
     shape = _v.shape_tuple("shape", shape, image.ndim)
+    if method in _pillow.PIL_METHODS:
+        _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a,
+                            exclude_outside, roi)
+        if cubic_coeff_a is not None:
+            cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
+        return _pillow.pil_resize(image, shape, method, cubic_coeff_a=cubic_coeff_a, precision=precision,
+                                  strategy=strategy)
     _v.choice("coordinate_transformation_mode", coordinate_transformation_mode,
               _coordinates.COORDINATE_TRANSFORMATION_MODES)
     if nearest_mode is not None:

@@ -12,6 +12,9 @@ Sources:
     ``cubic_coeff_a``, OpenVINO ``cube_coeff``; -0.5 in jax.image/Pillow, -0.75 in PyTorch/OpenCV).
   * Lanczos: windowed sinc, ``sinc(d) * sinc(d / a)`` (Duchon 1979), as in jax.image.
   * box: nearest-neighbour averaging (Pillow ``BOX``).
+  * Pillow's HAMMING (``sinc(d) (0.54 + 0.46 cos(pi d))``, |d| < 1), BICUBIC and LANCZOS
+    (``sinc(d) sinc(d / 3)`` on ``[-3, 3)``) in Pillow's evaluation order (``Resample.c``), for
+    ``weights.pillow_taps``.
   * area: exact overlap of the output pixel's footprint with each input pixel (TensorFlow /
     jax.image ``area``); it depends on the footprint width, so it takes the stretch itself.
 """
@@ -101,3 +104,46 @@ def _area(xp, d, stretch):
 TRIANGLE = Kernel("triangle", 1.0, _scaled(_triangle))
 BOX = Kernel("box", 0.5, _scaled(_box))
 AREA = Kernel("area", 0.5, _area)
+
+
+# --- Pillow's filters (``PIL.Image.Resampling``), in Pillow's own evaluation order --------------
+# Pillow evaluates its filters on ``d = (tap - center + 0.5) * (1 / filterscale)`` (already
+# scaled), so these are used with stretch 1 by ``weights.pillow_taps``. BOX (support 0.5) and
+# BILINEAR (``TRIANGLE``, support 1) are the kernels above.
+
+
+def _pil_hamming(xp, d):
+    # sinc(x) * (0.54 + 0.46 cos(pi x)) on |x| < 1; Pillow writes 0.54 and 0.46 as C float
+    # literals, i.e. their float32 values.
+    x = xp.abs(d)
+    px = x * math.pi
+    safe = xp.where(x == 0, 1.0, px)
+    w = xp.sin(safe) / safe * (float(np.float32(0.54)) + float(np.float32(0.46)) * xp.cos(safe))
+    return xp.where(x == 0, 1.0, xp.where(x >= 1.0, 0.0, w))
+
+
+def pillow_bicubic(a: float = -0.5) -> Kernel:
+    """Keys cubic in Pillow's evaluation order (``a = -0.5`` in Pillow; OpenVINO's ``cube_coeff``)."""
+
+    def profile(xp, d):
+        x = xp.abs(d)
+        near = ((a + 2.0) * x - (a + 3.0)) * x * x + 1
+        far = (((x - 5) * x + 8) * x - 4) * a
+        return xp.where(x < 1.0, near, xp.where(x < 2.0, far, 0.0))
+
+    return Kernel(f"pil_bicubic(a={a})", 2.0, _scaled(profile))
+
+
+def _pil_sinc(xp, x):
+    px = x * math.pi
+    safe = xp.where(x == 0, 1.0, px)
+    return xp.where(x == 0, 1.0, xp.sin(safe) / safe)
+
+
+def _pil_lanczos(xp, d):
+    # Pillow's LANCZOS: sinc(x) * sinc(x / 3) on the half-open interval [-3, 3).
+    return xp.where((d >= -3.0) & (d < 3.0), _pil_sinc(xp, d) * _pil_sinc(xp, d / 3), 0.0)
+
+
+PIL_HAMMING = Kernel("pil_hamming", 1.0, _scaled(_pil_hamming))
+PIL_LANCZOS = Kernel("pil_lanczos", 3.0, _scaled(_pil_lanczos))

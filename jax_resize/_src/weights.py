@@ -304,3 +304,232 @@ def weight_matrix(
     if outside is not None:
         W = np.where(outside[:, None], 0.0, W)
     return W
+
+
+# --- Pillow's coefficients ---------------------------------------------------------------------
+
+#: Pillow's fixed-point precision for 8-bit images (``PRECISION_BITS = 32 - 8 - 2``).
+PILLOW_PRECISION_BITS = 22
+
+
+def pillow_taps(center, scale: float, in_size: int, kernel: _kernels.Kernel, *, fixed_point: bool = False):
+    """Pillow's ``precompute_coeffs`` as taps ``(index, weight)``, each ``[out, k]`` (float64).
+
+    With ``filterscale = max(scale, 1)`` and ``support = kernel.radius * filterscale``, output
+    ``o`` reads the window ``[int(center - support + 0.5), int(center + support + 0.5))`` (C casts,
+    truncation) clipped to ``[0, in_size)``, with weights
+    ``kernel((j - center + 0.5) * (1 / filterscale))`` divided by their sum (when non-zero).
+    The window is clipped to the image and the rest renormalised, whatever the filter.
+
+    Args:
+      center: ``[out]`` float64 centres from :func:`.coordinates.pillow_centers`.
+      scale: ``in / out`` (box width over output length).
+      in_size: input length.
+      kernel: a kernel evaluated at stretch 1 (``BOX``, ``TRIANGLE``, ``PIL_HAMMING``,
+        ``pillow_bicubic(a)``, ``PIL_LANCZOS``).
+      fixed_point: quantise the weights as Pillow's 8-bit path does:
+        ``k = trunc(w * 2**22 +- 0.5) / 2**22`` (away from zero), exact in float32.
+
+    Returns:
+      ``(index int32 [out, k], weight float64 [out, k])``, compacted like :func:`filter_taps`.
+    """
+    center = np.asarray(center, np.float64)
+    filterscale = max(float(scale), 1.0)
+    support = kernel.radius * filterscale
+    ksize = int(math.ceil(support)) * 2 + 1
+    lo = np.maximum(np.trunc(center - support + 0.5), 0).astype(np.int64)
+    hi = np.minimum(np.trunc(center + support + 0.5), in_size).astype(np.int64)
+    taps = lo[:, None] + np.arange(ksize)[None, :]
+    inside = taps < hi[:, None]
+    w = kernel(np, (taps - center[:, None] + 0.5) * (1.0 / filterscale), 1.0)
+    w = np.where(inside, w, 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    w = w / np.where(total == 0, 1.0, total)
+    if fixed_point:
+        one = float(1 << PILLOW_PRECISION_BITS)
+        w = np.trunc(w * one + np.where(w < 0, -0.5, 0.5)) / one
+    cols = np.clip(taps, 0, max(in_size - 1, 0)).astype(np.int32)
+    return _compact(cols, w, in_size)
+
+
+# --- OpenVINO Interpolate-11 -------------------------------------------------------------------
+
+#: Interpolate-11 ``mode`` values.
+OPENVINO_MODES = ("nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow")
+#: Interpolate-11 ``nearest_mode`` values.
+OPENVINO_NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple")
+
+
+def openvino_axis_weights(x, in_size: int, scale, *, mode: str, nearest_mode: str = "round_prefer_floor",
+                          cube_coeff: float = -0.75, antialias_a: float = 1.0):
+    """Interpolate-11's operator of one (padded) axis for float32 coordinates ``x``.
+
+    ``("gather", idx)`` for nearest, else ``("taps", (index, weight))`` over ``[0, in_size)``:
+
+    * ``nearest``: ``nearest_indices`` with ``downsample = f32(scale) < 1`` for ``simple``;
+    * ``linear_onnx``: the coordinate clamped to ``[0, in - 1]``, then the 2-tap triangle;
+    * ``linear``: triangle ``a * max(0, 1 - |a (x - j)|)`` with ``a = antialias_a`` (the scale
+      when OpenVINO antialiases, else 1), taps outside ``[0, in)`` dropped, rows renormalised
+      (a row with nothing left is 0);
+    * ``cubic``: Keys with ``a = cube_coeff`` on taps ``floor(x) - 1 .. floor(x) + 2``, indices
+      clamped to the edge (weights still sum to 1).
+
+    The Pillow modes do not use ``x``; see :func:`pillow_taps`.
+    """
+    x = np.asarray(x)
+    if mode == "nearest":
+        downsample = bool(np.float32(scale) < np.float32(1))
+        return "gather", nearest_indices(x, in_size, nearest_mode, downsample=downsample)
+    x = x.astype(np.float64)
+    if mode == "linear_onnx":
+        xc = np.clip(x, 0.0, float(in_size - 1))
+        return "taps", filter_taps(xc, in_size, _kernels.TRIANGLE)
+    if mode == "linear":
+        stretch = 1.0 / float(antialias_a)
+        return "taps", filter_taps(x, in_size, _kernels.TRIANGLE, stretch=stretch, exclude_outside=True)
+    if mode == "cubic":
+        return "taps", filter_taps(x, in_size, _kernels.keys_cubic(float(cube_coeff)))
+    raise ValueError(f"mode={mode!r} has no coordinate-based weights; allowed: nearest, linear, linear_onnx, cubic.")
+
+
+# --- zero padding folded into an operator --------------------------------------------------------
+
+
+def unpad(axis: int, kind: str, op, pad_begin: int, in_size: int) -> AxisResample:
+    """Re-targets an operator built on a zero-padded axis at the unpadded input.
+
+    The operator was built for an axis of length ``pad_begin + in_size + pad_end`` whose padded
+    entries are zeros. Each tap ``j`` becomes ``j - pad_begin``; taps that fall in the padding
+    contribute zero and are dropped (no renormalisation: the zeros were part of the input).
+    Gathered indices in the padding become rows flagged ``outside`` (filled with 0).
+
+    Returns:
+      An :class:`AxisResample` on ``axis`` with ``in_size`` the unpadded length (>= 1).
+    """
+    if kind == "gather":
+        j = np.asarray(op, np.int64) - pad_begin
+        outside = (j < 0) | (j >= in_size)
+        index = np.clip(j, 0, in_size - 1).astype(np.int32)
+        return AxisResample(axis=axis, in_size=in_size, index=index,
+                            outside=outside if outside.any() else None)
+    index, weight = op
+    j = np.asarray(index, np.int64) - pad_begin
+    w = np.where((j >= 0) & (j < in_size), weight, 0.0)
+    cols = np.clip(j, 0, in_size - 1).astype(np.int32)
+    return axis_resample(axis, in_size, "taps", _compact(cols, w, in_size))
+
+
+def pad_only(axis: int, in_size: int, pad_begin: int, pad_end: int, *, gather: bool) -> AxisResample:
+    """The operator of an axis that is only zero-padded: ``out[o] = in[o - pad_begin]`` or 0."""
+    j = np.arange(pad_begin + in_size + pad_end)
+    if gather:
+        return unpad(axis, "gather", j, pad_begin, in_size)
+    return unpad(axis, "taps", (j[:, None], np.ones((j.size, 1))), pad_begin, in_size)
+
+
+# --- PyTorch / OpenCV ----------------------------------------------------------------------------
+
+
+def clamped_linear_taps(x, in_size: int):
+    """2-tap linear interpolation at ``x`` clamped to ``[0, in_size - 1]``: ``(index, weight)``.
+
+    The linear rule of PyTorch's ``linear``/``bilinear``/``trilinear`` (which clamps negative
+    half-pixel coordinates to 0 and the index to ``in - 1``), OpenCV's ``INTER_LINEAR`` and
+    ONNX/OpenVINO's ``linear_onnx``: ``i = floor(x)``, ``w = (1 - (x - i), x - i)`` on
+    ``(i, i + 1)``, edge pixels repeated.
+    """
+    x = np.clip(np.asarray(x, np.float64), 0.0, float(max(in_size - 1, 0)))
+    return filter_taps(x, in_size, _kernels.TRIANGLE)
+
+
+def _row_taps(rows, in_size: int):
+    """Taps from per-output lists of ``(index, weight)`` pairs (host loops over small tables)."""
+    k = max(1, max((len(r) for r in rows), default=1))
+    cols = np.zeros((len(rows), k), np.int64)
+    w = np.zeros((len(rows), k), np.float64)
+    for o, row in enumerate(rows):
+        for j, (i, v) in enumerate(row):
+            cols[o, j], w[o, j] = i, v
+    return _compact(cols, w, in_size)
+
+
+def adaptive_average_taps(in_size: int, out_size: int):
+    """Adaptive average pooling (PyTorch ``mode='area'``): the mean of ``[start, end)`` with
+    ``start = floor(o * in / out)``, ``end = ceil((o + 1) * in / out)`` (exact integer arithmetic,
+    ``adaptive_avg_pool1d/2d/3d``). Returns ``(index, weight)``, each ``[out, k]``.
+    """
+    o = np.arange(out_size, dtype=np.int64)
+    start = (o * in_size) // out_size
+    end = -((-(o + 1) * in_size) // out_size)
+    k = int((end - start).max(initial=1))
+    first = np.minimum(start, in_size - k)  # contiguous band of width k inside the input
+    index = first[:, None] + np.arange(k)[None, :]
+    inside = (index >= start[:, None]) & (index < end[:, None])
+    return index.astype(np.int32), np.where(inside, 1.0 / (end - start)[:, None], 0.0)
+
+
+def opencv_area_taps(in_size: int, out_size: int, scale: float):
+    """``INTER_AREA`` when shrinking (``scale = 1 / inv_scale >= 1`` on both axes), OpenCV's
+    ``computeResizeAreaTab``: output ``o`` covers ``[f1, f2) = [o * scale, o * scale + scale)``;
+    each input pixel gets its overlap divided by ``cell = min(scale, in - f1)``, partial pixels
+    only when their overlap exceeds ``1e-3`` (so a row may sum to slightly less than 1), weights
+    rounded to float32. (OpenCV's integer-scale fast path gives the same weights.)
+    """
+    rows = []
+    for dx in range(out_size):
+        f1 = dx * scale
+        f2 = f1 + scale
+        cell = min(scale, in_size - f1)
+        s1, s2 = math.ceil(f1), math.floor(f2)
+        s2 = min(s2, in_size - 1)
+        s1 = min(s1, s2)
+        row = []
+        if s1 - f1 > 1e-3:
+            row.append((s1 - 1, (s1 - f1) / cell))
+        row += [(s, 1.0 / cell) for s in range(s1, s2)]
+        if f2 - s2 > 1e-3:
+            row.append((s2, min(min(f2 - s2, 1.0), cell) / cell))
+        rows.append([(i, float(np.float32(v))) for i, v in row])
+    return _row_taps(rows, in_size)
+
+
+def opencv_area_linear_taps(in_size: int, out_size: int, inv_scale: float):
+    """``INTER_AREA`` when an axis grows (either ``scale < 1``): OpenCV's bilinear variant, on
+    every axis: ``i = floor(o * scale)``, ``f = f32((o + 1) - (i + 1) * inv_scale)``,
+    ``f = 0 if f <= 0 else f - floor(f)``, weights ``(1 - f, f)`` on ``(i, i + 1)``; ``i`` and
+    ``f`` clamped like ``INTER_LINEAR`` (``i < 0`` -> ``(0, 0)``, ``i >= in - 1`` -> ``(in - 1, 0)``).
+    """
+    scale = 1.0 / float(inv_scale)
+    o = np.arange(out_size)
+    i = np.floor(o * scale)
+    f = ((o + 1) - (i + 1) * float(inv_scale)).astype(np.float32).astype(np.float64)
+    f = np.where(f <= 0, 0.0, f - np.floor(f))
+    f = np.where((i < 0) | (i >= in_size - 1), 0.0, f)
+    i = np.clip(i, 0, in_size - 1).astype(np.int64)
+    cols = np.stack([i, np.minimum(i + 1, in_size - 1)], axis=1)
+    w = np.stack([1.0 - f, f], axis=1)
+    return _compact(cols, w, in_size)
+
+
+def fixed_point_weights(weight, bits: int, *, ties: str = "away") -> np.ndarray:
+    """Weights quantised to ``k / 2**bits`` with integer ``k``, as integer resize paths store them.
+
+    ``ties="away"``: ``k = trunc(w * 2**bits +- 0.5)`` (PyTorch's int16 weights, Pillow);
+    ``ties="even"``: ``k = rint(w * 2**bits)`` (OpenCV's ``saturate_cast<short>``). float64.
+    """
+    scaled = np.asarray(weight, np.float64) * float(1 << bits)
+    if ties == "even":
+        k = np.rint(scaled)
+    else:
+        k = np.trunc(scaled + np.where(scaled < 0, -0.5, 0.5))
+    return k / float(1 << bits)
+
+
+def torch_uint8_precision(weight) -> int:
+    """Bits of PyTorch's int16 uint8 weights for one axis: the largest ``p < 22`` with
+    ``int(0.5 + max(w) * 2**(p + 1)) < 2**15`` (``_compute_index_ranges_int16_weights``)."""
+    w_max = float(np.max(weight, initial=0.0))
+    p = 0
+    while p < 22 and int(0.5 + w_max * (1 << (p + 1))) < (1 << 15):
+        p += 1
+    return p

@@ -1,0 +1,176 @@
+"""``resize(..., "pil_*")`` against Pillow's ``Image.resize`` (the oracle).
+
+Oracles: Pillow itself — mode ``'F'`` for float images, the 8-bit modes ``'L'``/``'RGB'`` for
+uint8, mode ``'I'`` for int32 — on the real photographs in ``../shared/data`` and on noise.
+"""
+
+from pathlib import Path
+
+import jax
+import numpy as np
+import pytest
+from jax.test_util import check_grads
+
+import jax_resize
+
+PIL = pytest.importorskip("PIL")
+from PIL import Image  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+FILTERS = {
+    "pil_nearest": Image.Resampling.NEAREST,
+    "pil_box": Image.Resampling.BOX,
+    "pil_bilinear": Image.Resampling.BILINEAR,
+    "pil_hamming": Image.Resampling.HAMMING,
+    "pil_bicubic": Image.Resampling.BICUBIC,
+    "pil_lanczos": Image.Resampling.LANCZOS,
+}
+# Pillow 13's 8-bit pass order is replicated (see pillow.pillow_pass_order), which makes the
+# uint8 results bit exact; with another Pillow only the +-1 bound is asserted.
+PILLOW_13 = PIL.__version__.split(".")[0] == "13"
+
+
+def _photo(name):
+    if not DATA.is_dir():
+        pytest.skip(f"{DATA} is absent")
+    return np.asarray(Image.open(DATA / name))
+
+
+def pil_float(a, out_hw, resample):
+    """Pillow mode 'F', channel by channel (Pillow has no multi-channel float mode)."""
+    a = np.asarray(a, np.float32)
+    size = (out_hw[1], out_hw[0])
+    if a.ndim == 2:
+        return np.asarray(Image.fromarray(a, "F").resize(size, resample))
+    return np.stack([pil_float(a[..., c], out_hw, resample) for c in range(a.shape[-1])], -1)
+
+
+def pil_uint8(a, out_hw, resample):
+    return np.asarray(Image.fromarray(a).resize((out_hw[1], out_hw[0]), resample))
+
+
+# Crops (name, top, left, height, width) and output sizes: down, up, mixed, thin, extreme.
+PHOTO_CASES = [
+    ("astronaut.png", 40, 100, 200, 160, (67, 53)),
+    ("astronaut.png", 0, 0, 512, 512, (100, 300)),
+    ("camera.png", 123, 45, 97, 131, (250, 61)),
+    ("camera.png", 0, 0, 512, 512, (37, 41)),
+    ("chelsea.png", 10, 20, 61, 47, (122, 141)),
+    ("chelsea.png", 0, 0, 300, 451, (299, 450)),
+    ("coffee.png", 200, 300, 33, 29, (7, 90)),
+    ("coffee.png", 50, 60, 150, 211, (3, 200)),
+]
+
+
+@pytest.mark.parametrize("method", list(FILTERS))
+@pytest.mark.parametrize("case", PHOTO_CASES, ids=lambda c: f"{c[0][:-4]}-{c[3]}x{c[4]}-{c[5][0]}x{c[5][1]}")
+def test_photos_match_pillow(method, case):
+    name, top, left, h, w, out_hw = case
+    img = _photo(name)[top:top + h, left:left + w]
+    shape = out_hw + img.shape[2:]
+    # uint8: Pillow's 8-bit path ('L' or 'RGB')
+    got8 = np.asarray(jax_resize.resize(img, shape, method))
+    want8 = pil_uint8(img, out_hw, FILTERS[method])
+    assert got8.dtype == np.uint8 and got8.shape == want8.shape
+    diff = np.abs(got8.astype(int) - want8.astype(int))
+    assert diff.max() <= 1
+    if PILLOW_13:
+        assert diff.max() == 0, f"{np.count_nonzero(diff)} of {diff.size} pixels differ"
+    # float: Pillow's mode 'F', within 1e-3 on the 0-255 scale
+    gotf = np.asarray(jax_resize.resize(img.astype(np.float32), shape, method))
+    wantf = pil_float(img, out_hw, FILTERS[method])
+    assert gotf.dtype == np.float32
+    np.testing.assert_allclose(gotf, wantf, rtol=0, atol=1e-3)
+
+
+@pytest.mark.parametrize("method", list(FILTERS))
+def test_noise_uint8_and_float(method):
+    # Noise maximises overshoot (bicubic/lanczos), so the uint8 intermediate's clipping matters.
+    rng = np.random.default_rng(1)
+    for _ in range(4):
+        h, w = rng.integers(1, 30, 2)
+        oh, ow = rng.integers(1, 45, 2)
+        a = rng.integers(0, 256, (h, w), dtype=np.uint8)
+        got = np.asarray(jax_resize.resize(a, (oh, ow), method)).astype(int)
+        diff = np.abs(got - pil_uint8(a, (oh, ow), FILTERS[method]).astype(int))
+        assert diff.max() <= (0 if PILLOW_13 else 1), (h, w, oh, ow)
+        f = rng.uniform(-100, 300, (h, w)).astype(np.float32)
+        np.testing.assert_allclose(jax_resize.resize(f, (oh, ow), method),
+                                   pil_float(f, (oh, ow), FILTERS[method]), rtol=0, atol=1e-3)
+
+
+def test_pass_order_matters_and_is_pillows():
+    # 40x40 -> 13x60: out_h < in_h and 2 * (60 - 40) > 13 - 40, so Pillow 13 runs the vertical
+    # pass first; the other order clips a different intermediate and changes pixels.
+    a = np.random.default_rng(2).integers(0, 256, (40, 40), dtype=np.uint8)
+    want = pil_uint8(a, (13, 60), Image.Resampling.LANCZOS)
+    got = np.asarray(jax_resize.resize(a, (13, 60), "pil_lanczos"))
+    other = np.asarray(jax_resize.resize(jax_resize.resize(a, (40, 60), "pil_lanczos"), (13, 60), "pil_lanczos"))
+    assert np.count_nonzero(other != want) > 0
+    if PILLOW_13:
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("method", ["pil_box", "pil_bilinear", "pil_bicubic", "pil_lanczos", "pil_nearest"])
+def test_int32_is_pillow_mode_I(method):
+    a = np.random.default_rng(3).integers(-5000, 5000, (9, 14)).astype(np.int32)
+    for out_hw in [(4, 5), (20, 31), (9, 3)]:
+        want = np.asarray(Image.fromarray(a, "I").resize((out_hw[1], out_hw[0]), FILTERS[method]))
+        got = np.asarray(jax_resize.resize(a, out_hw, method))
+        assert got.dtype == np.int32
+        # Pillow sums in double, we in float32 (without jax_enable_x64): near-ties may differ by 1
+        assert np.abs(got.astype(np.int64) - want).max() <= 1
+
+
+def test_hand_computed_bilinear_and_box():
+    # 4 -> 2 (in/out = 2): support 1 * 2, first centre 1.0, window [int(-0.5), int(3.5)) = [0, 3);
+    # weights tri((j - 1 + 0.5) / 2) = 0.75, 0.75, 0.25, renormalised by their sum 1.75.
+    x = np.array([[0.0, 10.0, 20.0, 30.0]], np.float32)
+    got = np.asarray(jax_resize.resize(x, (1, 2), "pil_bilinear"))
+    np.testing.assert_allclose(got[0, 0], (0.75 * 0 + 0.75 * 10 + 0.25 * 20) / 1.75, rtol=1e-6)
+    # box 4 -> 2 averages pairs
+    np.testing.assert_allclose(jax_resize.resize(x, (1, 2), "pil_box"), [[5.0, 25.0]])
+    # nearest 4 -> 3 picks floor((o + 0.5) * 4 / 3) = 0, 2, 3
+    np.testing.assert_array_equal(jax_resize.resize(x, (1, 3), "pil_nearest"), [[0.0, 20.0, 30.0]])
+
+
+def test_pil_bicubic_coefficient():
+    x = np.random.default_rng(4).uniform(0, 255, (11, 13)).astype(np.float32)
+    default = jax_resize.resize(x, (5, 29), "pil_bicubic")
+    same = jax_resize.resize(x, (5, 29), "pil_bicubic", cubic_coeff_a=-0.5)
+    np.testing.assert_array_equal(default, same)
+    assert np.abs(np.asarray(jax_resize.resize(x, (5, 29), "pil_bicubic", cubic_coeff_a=-0.75)) - default).max() > 0.1
+
+
+def test_jit_vmap_grad():
+    rng = np.random.default_rng(5)
+    x = rng.uniform(0, 1, (3, 9, 7)).astype(np.float32)
+    f = lambda v: jax_resize.resize(v, (4, 12), "pil_lanczos")
+    np.testing.assert_allclose(jax.jit(f)(x[0]), f(x[0]), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(jax.vmap(f)(x), np.stack([f(v) for v in x]), rtol=1e-6, atol=1e-6)
+    g = lambda v: jax_resize.resize(v, (4, 12), "pil_bicubic")
+    check_grads(g, (x[0].astype(np.float64),), order=2, modes=("fwd", "rev"), eps=1e-2)
+    # uint8 path under jit and vmap (rounding between passes is traced too)
+    u = rng.integers(0, 256, (2, 10, 8), dtype=np.uint8)
+    h = lambda v: jax_resize.resize(v, (7, 13), "pil_bicubic")
+    want = np.stack([pil_uint8(v, (7, 13), Image.Resampling.BICUBIC) for v in u])
+    got = np.asarray(jax.jit(jax.vmap(h))(u)).astype(int)
+    assert np.abs(got - want.astype(int)).max() <= (0 if PILLOW_13 else 1)
+
+
+def test_unchanged_and_empty():
+    a = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    np.testing.assert_array_equal(jax_resize.resize(a, (3, 4), "pil_lanczos"), a)
+    assert jax_resize.resize(a, (0, 4), "pil_bilinear").shape == (0, 4)
+
+
+def test_bad_arguments():
+    x = np.ones((4, 4), np.float32)
+    with pytest.raises(ValueError, match="coordinate_transformation_mode"):
+        jax_resize.resize(x, (2, 2), "pil_bilinear", coordinate_transformation_mode="align_corners")
+    with pytest.raises(ValueError, match="cubic_coeff_a"):
+        jax_resize.resize(x, (2, 2), "pil_lanczos", cubic_coeff_a=-0.5)
+    with pytest.raises(ValueError, match="method='pil_bicubik'.*Did you mean 'pil_bicubic'"):
+        jax_resize.resize(x, (2, 2), "pil_bicubik")
+    with pytest.raises(TypeError, match="bool"):
+        jax_resize.resize(np.ones((4, 4), bool), (2, 2), "pil_box")
