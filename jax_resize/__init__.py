@@ -4,15 +4,19 @@ Every resized axis gets a weight matrix ``[out_size, in_size]`` (coordinates -> 
 weights), applied with ``lax.dot_general``; nearest modes gather. See ``docs/architecture.md``.
 """
 
+from jax_resize._src.crop_and_resize import crop_and_resize
 from jax_resize._src.jax_image import resize
 from jax_resize._src.onnx_resize import onnx_node_resize, onnx_resize
+from jax_resize._src.openvino import openvino_interpolate
 from jax_resize._src.weights import weight_matrix
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "crop_and_resize",
     "onnx_node_resize",
     "onnx_resize",
+    "openvino_interpolate",
     "resize",
     "weight_matrix",
 ]

@@ -1,0 +1,144 @@
+"""Flax layers around :func:`jax_resize.resize`: ``Resize`` (``flax.nnx``) and ``LinenResize``.
+
+Optional: this module needs ``flax`` (``pip install "jax_resize[flax]"``); ``import jax_resize``
+does not import it. Both layers resize the spatial axes of channels-last input
+(``[N, H, W, C]``, or any ``[N, *spatial, C]``) to a static size or by a static scale, with every
+method and option of :func:`jax_resize.resize`. They have no parameters.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+try:
+    from flax import linen as _linen
+    from flax import nnx as _nnx
+except ImportError as error:  # pragma: no cover - exercised only without flax
+    raise ImportError(
+        "jax_resize.flax needs flax (>= 0.10); install it with `pip install \"jax_resize[flax]\"` "
+        "or `pip install flax`."
+    ) from error
+
+from jax_resize._src.jax_image import resize as _resize
+
+__all__ = ["LinenResize", "Resize", "output_shape"]
+
+
+def _per_axis(name: str, value, count: int, kind):
+    """``value`` as a tuple of ``count`` numbers (a single number is repeated)."""
+    values = (value,) * count if isinstance(value, numbers.Number) else tuple(value)
+    if len(values) != count:
+        raise ValueError(f"{name}={value!r} must be one number or {count} (one per spatial axis).")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, kind):
+            raise TypeError(f"{name}={value!r} must contain {'ints' if kind is numbers.Integral else 'numbers'}.")
+    return values
+
+
+def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
+    """The output shape of the layers for a channels-last ``input_shape`` ``[N, *spatial, C]``.
+
+    ``size`` gives the spatial lengths; ``scale`` gives ``floor(length * scale)`` per axis (as
+    ONNX Resize, TensorFlow and PyTorch's ``interpolate`` compute output sizes from scales).
+
+    Raises:
+      ValueError: rank < 3, both or neither of ``size``/``scale``, wrong counts, sizes < 0,
+        scales <= 0 or non-finite.
+      TypeError: non-integer sizes, non-numeric scales.
+    """
+    input_shape = tuple(input_shape)
+    if len(input_shape) < 3:
+        raise ValueError(f"input must be channels-last [N, *spatial, C] with rank >= 3; got shape {input_shape}.")
+    spatial = input_shape[1:-1]
+    if (size is None) == (scale is None):
+        raise ValueError(f"give exactly one of size and scale; got size={size!r}, scale={scale!r}.")
+    if size is not None:
+        out = _per_axis("size", size, len(spatial), numbers.Integral)
+        if any(s < 0 for s in out):
+            raise ValueError(f"size={size!r} must be >= 0.")
+    else:
+        scales = _per_axis("scale", scale, len(spatial), numbers.Real)
+        if not all(math.isfinite(s) and s > 0 for s in scales):
+            raise ValueError(f"scale={scale!r} must be finite and > 0.")
+        out = tuple(int(math.floor(n * float(s))) for n, s in zip(spatial, scales))
+    return (input_shape[0], *(int(s) for s in out), input_shape[-1])
+
+
+class Resize(_nnx.Module):
+    """Resizes the spatial axes of ``[N, *spatial, C]`` input with :func:`jax_resize.resize`.
+
+    ``y = jax_resize.resize(x, (N, *out_spatial, C), method, antialias, precision, **options)``
+    with ``out_spatial = size`` or ``floor(in_spatial * scale)``. Differentiable with respect to
+    ``x``; no parameters.
+
+    Args:
+      size: output spatial lengths (an int for every axis, or one per axis), or
+      scale: a factor (one, or one per axis); exactly one of the two.
+      method: any :func:`jax_resize.resize` method (``"linear"`` default, ``"nearest"``,
+        ``"cubic"``, ``"lanczos3"``, ``"area"``, ``"pil_bicubic"`` ...).
+      antialias: as in :func:`jax_resize.resize` (default ``True``: only affects downsampling).
+      precision: ``lax.Precision`` of the contractions (default: ``resize``'s, HIGHEST).
+      **options: keyword options of :func:`jax_resize.resize` passed through
+        (``coordinate_transformation_mode``, ``nearest_mode``, ``cubic_coeff_a``,
+        ``exclude_outside``, ``extrapolation_value``, ``strategy``...).
+
+    Call: ``layer(x)`` with ``x`` ``[N, *spatial, C]`` (e.g. ``[N, H, W, C]``); returns
+    ``[N, *out_spatial, C]``, dtype as :func:`jax_resize.resize` (float stays, ints promote to
+    float except for nearest).
+
+    Raises:
+      ValueError / TypeError: bad ``size``/``scale`` at construction; at call time, input of
+        rank < 3 and anything :func:`jax_resize.resize` rejects.
+
+    Example:
+      >>> import jax.numpy as jnp
+      >>> from jax_resize.flax import Resize
+      >>> Resize(scale=2, method="cubic")(jnp.ones((1, 8, 8, 3))).shape
+      (1, 16, 16, 3)
+
+    Source: :func:`jax_resize.resize` (``jax.image.resize`` semantics with ONNX Resize options).
+    """
+
+    def __init__(self, size=None, scale=None, *, method="linear", antialias: bool = True, precision=None,
+                 **options):
+        if (size is None) == (scale is None):
+            raise ValueError(f"give exactly one of size and scale; got size={size!r}, scale={scale!r}.")
+        self.size = size if size is None or isinstance(size, numbers.Number) else tuple(size)
+        self.scale = scale if scale is None or isinstance(scale, numbers.Number) else tuple(scale)
+        self.method = method
+        self.antialias = bool(antialias)
+        self.precision = precision
+        self.options = tuple(sorted(options.items()))  # static, hashable
+
+    def __call__(self, x):
+        return _apply(x, self.size, self.scale, self.method, self.antialias, self.precision, dict(self.options))
+
+
+class LinenResize(_linen.Module):
+    """``flax.linen`` version of :class:`Resize` (same arguments as fields; ``options`` a dict).
+
+    Example:
+      >>> import jax, jax.numpy as jnp
+      >>> layer = LinenResize(size=(5, 7), method="linear")
+      >>> layer.apply({}, jnp.ones((2, 10, 14, 1))).shape
+      (2, 5, 7, 1)
+    """
+
+    size: object = None
+    scale: object = None
+    method: str = "linear"
+    antialias: bool = True
+    precision: object = None
+    options: object = None
+
+    @_linen.compact
+    def __call__(self, x):
+        return _apply(x, self.size, self.scale, self.method, self.antialias, self.precision, dict(self.options or {}))
+
+
+def _apply(x, size, scale, method, antialias, precision, options):
+    shape = output_shape(x.shape, size=size, scale=scale)
+    if precision is not None:
+        options["precision"] = precision
+    return _resize(x, shape, method, antialias, **options)
