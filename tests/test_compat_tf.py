@@ -11,7 +11,7 @@ import jax
 import numpy as np
 import pytest
 
-from jax_resize._src.presets.tf_preset import tf_resize
+from jax_resize.compat import tf_resize
 
 RNG = np.random.default_rng(0)
 

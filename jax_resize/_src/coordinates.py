@@ -169,20 +169,24 @@ def pillow_centers(in_size: int, out_size: int, box: tuple[float, float] | None 
     return float(np.float32(in0)) + (o + 0.5) * scale, scale
 
 
-def pillow_nearest_indices(in_size: int, out_size: int) -> np.ndarray:
-    """``Image.resize(..., NEAREST)``'s source indices: ``floor((o + 0.5) * in / out)``.
+def pillow_nearest_indices(in_size: int, out_size: int, box: tuple[float, float] | None = None) -> np.ndarray:
+    """``Image.resize(..., NEAREST)``'s source indices: ``floor(in0 + (o + 0.5) * (in1 - in0) / out)``.
 
-    Pillow walks the positions by repeated double addition (``x0 = a / 2; x += a`` with
-    ``a = in / out``) rather than multiplying, and so do we, so that indices agree exactly.
+    Pillow walks the positions by repeated double addition (``x0 = in0 + a / 2; x += a`` with
+    ``a = (in1 - in0) / out``, box edges ``(in0, in1)``, default ``(0, in_size)``) rather than
+    multiplying, and so do we, so that indices agree exactly.
 
     Returns:
       int64 ``[out_size]`` in ``[0, in_size - 1]``.
     """
     if out_size == 0:
         return np.zeros((0,), np.int64)
-    a = float(in_size) / out_size
+    in0, in1 = (0.0, float(in_size)) if box is None else box
+    # Pillow parses the box as C floats: float32 edges, float32 difference, double division
+    a = float(np.float32(in1) - np.float32(in0)) / out_size
+    in0 = float(np.float32(in0))
     steps = np.full(out_size, a)
-    steps[0] = a * 0.5
+    steps[0] = a * 0.5 + in0
     pos = np.add.accumulate(steps)  # sequential, left to right, like Pillow's loop
     return np.clip(np.where(pos < 0, -1, np.trunc(pos)).astype(np.int64), 0, max(in_size - 1, 0))
 

@@ -1,0 +1,45 @@
+"""Framework-parity presets: other libraries' resize functions with their own argument names,
+defaults and output conventions, reproducing their outputs (see each function's docstring for
+the measured exactness).
+
+* :func:`torch_interpolate` — ``torch.nn.functional.interpolate`` (``[N, C, *spatial]``);
+* :func:`cv2_resize` — OpenCV's ``cv2.resize`` (``[H, W]`` / ``[H, W, C]``), with the
+  ``INTER_*`` flags under OpenCV's names and values;
+* :func:`pil_resize` — Pillow's ``Image.resize`` (``box``, ``reducing_gap``), with the
+  ``PIL.Image.Resampling`` constants ``NEAREST`` ... ``LANCZOS``;
+* :func:`tf_resize` — TensorFlow 2's ``tf.image.resize``.
+"""
+
+from jax_resize._src.presets.cv2_preset import (
+    INTER_AREA,
+    INTER_CUBIC,
+    INTER_LANCZOS4,
+    INTER_LINEAR,
+    INTER_LINEAR_EXACT,
+    INTER_NEAREST,
+    INTER_NEAREST_EXACT,
+    cv2_resize,
+)
+from jax_resize._src.presets.pil_preset import BICUBIC, BILINEAR, BOX, HAMMING, LANCZOS, NEAREST, pil_resize
+from jax_resize._src.presets.tf_preset import tf_resize
+from jax_resize._src.presets.torch_preset import torch_interpolate
+
+__all__ = [
+    "BICUBIC",
+    "BILINEAR",
+    "BOX",
+    "HAMMING",
+    "LANCZOS",
+    "NEAREST",
+    "INTER_AREA",
+    "INTER_CUBIC",
+    "INTER_LANCZOS4",
+    "INTER_LINEAR",
+    "INTER_LINEAR_EXACT",
+    "INTER_NEAREST",
+    "INTER_NEAREST_EXACT",
+    "cv2_resize",
+    "pil_resize",
+    "tf_resize",
+    "torch_interpolate",
+]

@@ -1,0 +1,128 @@
+"""``jax_resize.compat.cv2_resize`` against the real ``cv2.resize`` (opencv-python-headless).
+
+Oracle: OpenCV itself, on random image shapes, channel counts, ``dsize`` and ``fx``/``fy``, every
+flag, up and down. float32 agrees within 1e-5 (relative to the image's magnitude); the nearest
+flags exactly; integer filters within 1 (OpenCV's fixed-point truncations).
+"""
+
+import jax
+import numpy as np
+import pytest
+
+from jax_resize import compat
+from jax_resize.compat import cv2_resize
+
+cv2 = pytest.importorskip("cv2")
+
+FLAGS = ["INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4", "INTER_LINEAR_EXACT",
+         "INTER_NEAREST_EXACT"]
+
+
+def _case(rng, dtype):
+    h, w = int(rng.integers(1, 23)), int(rng.integers(1, 23))
+    c = int(rng.choice([0, 1, 3, 4]))
+    shape = (h, w) if c == 0 else (h, w, c)
+    x = rng.integers(0, 256, shape).astype(dtype) if dtype == np.uint8 else rng.random(shape).astype(dtype)
+    r = rng.random()
+    if r < 0.4:
+        kw = dict(dsize=(int(rng.integers(1, 35)), int(rng.integers(1, 35))))
+    elif r < 0.55:  # integer factors: OpenCV's fast area / 2x paths
+        k = int(rng.choice([2, 3]))
+        kw = dict(dsize=(max(1, w // k), max(1, h // k))) if rng.random() < 0.5 else dict(dsize=(w * k, h * k))
+    else:
+        fx, fy = float(rng.uniform(0.25, 3.0)), float(rng.uniform(0.25, 3.0))
+        if rng.random() < 0.3:
+            fx = fy = float(rng.choice([0.5, 2.0, 1 / 3, 1.5]))
+        fx, fy = max(fx, 0.5 / w + 1e-9), max(fy, 0.5 / h + 1e-9)  # non-empty output
+        kw = dict(dsize=None, fx=fx, fy=fy)
+    return x, kw
+
+
+def _compare(x, kw, flag):
+    interp = getattr(cv2, flag)
+    want = cv2.resize(x, interpolation=interp, **kw)
+    got = np.asarray(cv2_resize(x, interpolation=getattr(compat, flag), **kw))
+    assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, kw)
+    if "NEAREST" in flag:
+        np.testing.assert_array_equal(got, want, err_msg=f"{flag} {kw}")
+    elif x.dtype.kind in "iu":
+        assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max(initial=0) <= 1, (flag, kw)
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * float(np.abs(x).max()), err_msg=f"{flag} {kw}")
+
+
+@pytest.mark.parametrize("flag", FLAGS)
+@pytest.mark.parametrize("dtype", [np.float32, np.uint8])
+def test_random_against_opencv(flag, dtype):
+    rng = np.random.default_rng(sum(map(ord, flag)) + (dtype == np.uint8))
+    for _ in range(8):
+        x, kw = _case(rng, dtype)
+        _compare(x, kw, flag)
+
+
+@pytest.mark.parametrize("flag", ["INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4"])
+def test_other_dtypes(flag):
+    rng = np.random.default_rng(7)
+    for dtype in (np.uint16, np.int16, np.float64):
+        x = rng.random((9, 13, 3)) if dtype == np.float64 else rng.integers(0, 5000, (9, 13, 3)).astype(dtype)
+        for dsize in ((5, 4), (20, 17)):
+            want = cv2.resize(x, dsize, interpolation=getattr(cv2, flag))
+            got = np.asarray(cv2_resize(x, dsize, interpolation=getattr(compat, flag))).astype(np.float64)
+            tol = 1.0 if dtype != np.float64 else 1e-5
+            assert np.abs(got - want).max() <= tol, (dtype, flag, dsize)
+
+
+def test_area_mixed_directions_and_non_integer_shrink():
+    rng = np.random.default_rng(3)
+    x = rng.random((17, 23, 3)).astype(np.float32)
+    for dsize in ((10, 40), (40, 10), (7, 5), (22, 16), (11, 8)):  # grow/shrink mixes use the bilinear variant
+        _compare(x, dict(dsize=dsize), "INTER_AREA")
+    _compare(x, dict(dsize=None, fx=1 / 3, fy=0.5), "INTER_AREA")  # fast integer path
+
+
+def test_size_rules():
+    x = np.random.default_rng(0).random((5, 7)).astype(np.float32)
+    # round half to even: 7 * 0.5 = 3.5 -> 4, 5 * 0.5 = 2.5 -> 2
+    assert cv2_resize(x, None, fx=0.5, fy=0.5).shape == cv2.resize(x, None, fx=0.5, fy=0.5).shape == (2, 4)
+    # dsize wins over fx/fy, one-channel HWC comes back as HW, an unchanged size is a copy
+    _compare(x, dict(dsize=(9, 3), fx=5.0, fy=5.0), "INTER_LINEAR")
+    x1 = x[:, :, None]
+    assert cv2_resize(x1, (3, 4)).shape == cv2.resize(x1, (3, 4)).shape == (4, 3)
+    np.testing.assert_array_equal(cv2_resize(x, (7, 5), fx=2.0, fy=2.0), x)
+    _compare(x, dict(dsize=None, fx=1.05, fy=1.05), "INTER_CUBIC")  # size unchanged, scale != 1 -> copy
+    _compare(x, dict(dsize=None, fx=1.05, fy=1.5), "INTER_CUBIC")  # width unchanged, its scale used
+
+
+def test_constants_match_opencv():
+    for flag in FLAGS:
+        assert getattr(compat, flag) == getattr(cv2, flag)
+    assert set(FLAGS) <= set(compat.__all__)
+
+
+def test_jit_with_static_dsize():
+    x = np.random.default_rng(1).random((9, 11, 3)).astype(np.float32)
+    for flag in ("INTER_CUBIC", "INTER_AREA", "INTER_NEAREST"):
+        f = jax.jit(lambda v: cv2_resize(v, (6, 14), interpolation=getattr(compat, flag)))
+        want = cv2.resize(x, (6, 14), interpolation=getattr(cv2, flag))
+        np.testing.assert_allclose(f(x), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("args,kwargs,err,match", [
+    (((4, 4),), dict(interpolation=9), ValueError, "interpolation=9 is not supported"),
+    ((None,), dict(), ValueError, "fx and fy must be > 0"),
+    (((0, 0),), dict(fx=0.5), ValueError, "fx and fy must be > 0"),
+    (((4, -1),), dict(), ValueError, "non-negative"),
+    (((4, 4.5),), dict(), TypeError, "pair of ints"),
+    ((None,), dict(fx=0.01, fy=0.01), ValueError, "empty output"),
+])
+def test_errors_name_argument_and_value(args, kwargs, err, match):
+    with pytest.raises(err, match=match):
+        cv2_resize(np.zeros((6, 6), np.float32), *args, **kwargs)
+
+
+def test_dtype_and_rank_errors():
+    with pytest.raises(TypeError, match="does not support"):
+        cv2_resize(np.zeros((6, 6), np.int32), (3, 3), interpolation=compat.INTER_CUBIC)
+    assert cv2_resize(np.zeros((6, 6), np.int32), (3, 3), interpolation=compat.INTER_NEAREST).dtype == np.int32
+    with pytest.raises(ValueError, match=r"\[H, W\] or \[H, W, C\]"):
+        cv2_resize(np.zeros((1, 6, 6, 1), np.float32), (3, 3))
