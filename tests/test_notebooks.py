@@ -12,7 +12,7 @@ NOTEBOOKS = sorted(p.name for p in COLAB.glob("*.ipynb"))
 
 
 def test_notebooks_present():
-    assert {"quickstart.ipynb", "onnx_conformance.ipynb"} <= set(NOTEBOOKS)
+    assert {"quickstart.ipynb", "onnx_conformance.ipynb", "flax_tpu_preprocessing.ipynb"} <= set(NOTEBOOKS)
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)

@@ -89,3 +89,20 @@ def test_long_axis_values_and_memory():
     start_mb, peak_mb = (int(v) for v in out.stdout.split()[-2:])
     # growth: the float64 host weights and the device buffers, all O(n); a dense W would be 2 TB
     assert peak_mb - start_mb < 1000, f"peak RSS {peak_mb} MB after starting at {start_mb} MB"
+
+
+@pytest.mark.parametrize("in_size,out_size,kw", [
+    (64, 128, dict(nearest_mode="floor", coordinate_transformation_mode="asymmetric")),  # repeat x2
+    (5, 15, dict()),  # repeat x3 (half_pixel, round_prefer_floor)
+    (64, 32, dict(coordinate_transformation_mode="asymmetric")),  # stride 2 from 0
+    (9, 3, dict()),  # stride 3 from 1
+    (7, 5, dict()),  # irregular: a gather
+])
+def test_nearest_patterns_equal_gathers(in_size, out_size, kw):
+    x = RNG.integers(-1000, 1000, (3, in_size, 2)).astype(np.int32)
+    got = np.asarray(onnx_resize(x, sizes=[out_size], axes=[1], mode="nearest", **kw))
+    want = reference_resize(x, sizes=[out_size], axes=[1], mode="nearest", **kw)
+    np.testing.assert_array_equal(got, want)
+    index = np.asarray(reference_resize(np.arange(in_size, dtype=np.int64), sizes=[out_size], mode="nearest", **kw))
+    pattern = _apply.index_pattern(index, in_size)
+    assert (pattern is None) == ((in_size, out_size) == (7, 5))

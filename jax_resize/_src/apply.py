@@ -94,6 +94,37 @@ def _dense_nonfinite(y, matrix, axis: int, precision):
     return jnp.where(to_nan | (to_pinf & to_ninf), jnp.nan, out)
 
 
+def _gather(x, op: _weights.AxisResample):
+    """Nearest along ``op.axis``: a broadcast or a strided slice for regular index patterns
+    (XLA turns them into plain copies), else a gather."""
+    if op.pattern is not None and op.pattern[0] == "repeat":
+        k, a = op.pattern[1], op.axis
+        wide = lax.broadcast_in_dim(x, x.shape[:a + 1] + (k,) + x.shape[a + 1:],
+                                    tuple(range(a + 1)) + tuple(range(a + 2, x.ndim + 1)))
+        return wide.reshape(x.shape[:a] + (op.out_size,) + x.shape[a + 1:])
+    if op.pattern is not None and op.pattern[0] == "stride":
+        _, start, step = op.pattern
+        return lax.slice_in_dim(x, start, start + step * (op.out_size - 1) + 1, step, axis=op.axis)
+    return jnp.take(x, op.index, axis=op.axis, mode="clip")
+
+
+def index_pattern(index: np.ndarray, in_size: int) -> tuple | None:
+    """``("repeat", k)`` if ``index == arange(out) // k``, ``("stride", start, k)`` if
+    ``index == start + k * arange(out)`` (k >= 1), else ``None``."""
+    out = index.shape[0]
+    if out == 0:
+        return None
+    o = np.arange(out)
+    if out % max(in_size, 1) == 0 and out >= in_size > 0:
+        k = out // in_size
+        if k > 1 and np.array_equal(index, o // k):
+            return ("repeat", k)
+    step = int(index[1] - index[0]) if out > 1 else 1
+    if step >= 1 and np.array_equal(index, index[0] + step * o):
+        return ("stride", int(index[0]), step)
+    return None
+
+
 def _groups(ops, strategies):
     """Splits the operators into passes: consecutive banded operators with constant taps share one
     fused pass while the product of their tap counts stays <= ``FUSE_MAX_TAPS``."""
@@ -132,7 +163,7 @@ def apply_axes(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precis
     if all(op.index is not None for op in ops):
         fill = _dtypes.scalar_as(extrapolation_value, x.dtype)
         for op in ops:
-            x = jnp.take(x, op.index, axis=op.axis, mode="clip")
+            x = _gather(x, op)
             if op.outside is not None:
                 x = _mask_rows(x, op.outside, op.axis, fill)
         return x
@@ -192,6 +223,8 @@ def run(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precision.HIG
     strategies = tuple(choose_strategy(op, strategy) if op.index is None else "gather" for op in ops)
     ops = [_prepare(op, s, cdtype) if isinstance(op.tap_weight, np.ndarray) else op
            for op, s in zip(ops, strategies)]
+    ops = [op.replace(pattern=index_pattern(op.index, op.in_size))
+           if isinstance(op.index, np.ndarray) and op.outside is None else op for op in ops]
     return apply(x, ops, extrapolation_value=float(extrapolation_value), precision=precision, strategies=strategies)
 
 

@@ -60,10 +60,15 @@ class AxisResample:
         apply layer when it contracts densely.
       transpose_index, transpose_weight: optional ``[in, k_t]`` taps of ``W.T``, precomputed on
         the host for constant taps so that gradients avoid scatter-adds.
+      pattern: optional static shape of a constant ``index``: ``("repeat", k)`` when
+        ``index == arange(out) // k`` or ``("stride", start, k)`` when
+        ``index == start + k * arange(out)``; the apply layer then uses a broadcast or a strided
+        slice instead of a gather.
     """
 
     axis: int = dataclasses.field(metadata=dict(static=True))
     in_size: int = dataclasses.field(metadata=dict(static=True))
+    pattern: tuple | None = dataclasses.field(default=None, metadata=dict(static=True))
     index: Any = None
     tap_index: Any = None
     tap_weight: Any = None
