@@ -8,7 +8,7 @@ import pytest
 
 def reference_resize(X, roi=None, scales=None, sizes=None, *, opset=19, **attrs):
     """Runs one Resize node through ``onnx.reference.ReferenceEvaluator`` (the oracle)."""
-    onnx = pytest.importorskip("onnx")
+    pytest.importorskip("onnx")
     from onnx import TensorProto, helper
     from onnx.reference import ReferenceEvaluator
 

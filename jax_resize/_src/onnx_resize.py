@@ -16,7 +16,6 @@ import numpy as np
 
 from . import apply as _apply
 from . import coordinates as _coordinates
-from . import dtypes as _dtypes
 from . import validation as _v
 from . import weights as _weights
 
@@ -182,13 +181,8 @@ def onnx_resize(
     if antialias and mode == "nearest":
         raise ValueError("antialias=1 is only defined for mode='linear' or 'cubic', not mode='nearest'.")
 
-    dtype = _dtypes.check_dtype(getattr(X, "dtype", None) or np.asarray(X).dtype)
-    if dtype.kind == "b" and mode != "nearest":
-        raise TypeError(f"X has dtype bool, which only mode='nearest' can resize; got mode={mode!r}.")
-    X = jnp.asarray(X)
+    X = _v.data_array("X", X, mode)
     rank = X.ndim
-    if rank < 1:
-        raise ValueError(f"X must have rank >= 1; got a scalar of shape {X.shape}.")
     axes = _v.axes_tuple(axes, rank)
     k = len(axes)
     in_sizes = [int(X.shape[a]) for a in axes]

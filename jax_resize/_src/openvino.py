@@ -21,7 +21,6 @@ import numpy as np
 
 from . import apply as _apply
 from . import coordinates as _coordinates
-from . import dtypes as _dtypes
 from . import kernels as _kernels
 from . import pillow as _pillow
 from . import validation as _v
@@ -198,13 +197,9 @@ def openvino_interpolate(
     _v.choice("nearest_mode", nearest_mode, _weights.OPENVINO_NEAREST_MODES)
     antialias = _v.flag("antialias", antialias)
     cube_coeff = _v.finite_float("cube_coeff", cube_coeff)
-    dtype = _dtypes.check_dtype(getattr(image, "dtype", None) or np.asarray(image).dtype, name="image")
-    if dtype.kind == "b" and mode != "nearest":
-        raise TypeError(f"image has dtype bool, which only mode='nearest' can resize; got mode={mode!r}.")
-    image = jnp.asarray(image)
+    image = _v.data_array("image", image, mode)
     rank = image.ndim
-    if rank < 1:
-        raise ValueError(f"image must have rank >= 1; got a scalar of shape {image.shape}.")
+    dtype = np.dtype(image.dtype)
     axes = _v.axes_tuple(axes, rank)
     pb = _pads("pads_begin", pads_begin, rank)
     pe = _pads("pads_end", pads_end, rank)

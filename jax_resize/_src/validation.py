@@ -142,3 +142,23 @@ def shape_tuple(name: str, shape, rank: int) -> tuple[int, ...]:
         if isinstance(s, (bool, np.bool_)) or not isinstance(s, numbers.Integral) or s < 0:
             raise ValueError(f"{name}={out!r} must contain non-negative integers.")
     return tuple(int(s) for s in out)
+
+
+def data_array(name: str, value, mode: str):
+    """The data input as a jax array of rank >= 1, with its dtype checked (bool: nearest only).
+
+    Raises:
+      TypeError: unsupported dtype (strings, objects), or bool with a mode other than nearest.
+      ValueError: a scalar.
+    """
+    import jax.numpy as jnp
+
+    from . import dtypes as _dtypes
+
+    dtype = _dtypes.check_dtype(getattr(value, "dtype", None) or np.asarray(value).dtype, name=name)
+    if dtype.kind == "b" and mode != "nearest":
+        raise TypeError(f"{name} has dtype bool, which only mode='nearest' can resize; got mode={mode!r}.")
+    value = jnp.asarray(value)
+    if value.ndim < 1:
+        raise ValueError(f"{name} must have rank >= 1; got a scalar of shape {value.shape}.")
+    return value

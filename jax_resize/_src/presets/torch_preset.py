@@ -258,7 +258,6 @@ def torch_interpolate(input, size=None, scale_factor=None, mode="nearest", align
         raise ValueError(
             f"input must be [N, C, W], [N, C, H, W] or [N, C, D, H, W] (rank 3-5); got shape {x.shape}."
         )
-    dim = x.ndim - 2
     in_sizes = [int(n) for n in x.shape[2:]]
     if 0 in in_sizes:
         raise ValueError(f"input has an empty spatial dimension (shape {x.shape}); sizes must be > 0.")
