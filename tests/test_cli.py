@@ -96,3 +96,23 @@ def test_bad_arguments(tmp_path, capsys, args, message):
 def test_module_entry_point_help():
     out = subprocess.run([sys.executable, "-m", "jax_resize", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "--coordinate-transformation-mode" in out.stdout
+
+
+def test_openvino_pillow_mode_matches_pillow(tmp_path):
+    # bilinear_pillow is Pillow's BILINEAR (OpenVINO spec): uint8 within 1 of PIL itself
+    img = RNG.integers(0, 256, (20, 30, 3), dtype=np.uint8)
+    src = _write(tmp_path / "in.png", img)
+    cli.main([str(src), str(tmp_path / "out.png"), "--size", "9x13", "--mode", "bilinear_pillow", "--quiet"])
+    got = np.asarray(Image.open(tmp_path / "out.png")).astype(int)
+    want = np.asarray(Image.fromarray(img).resize((13, 9), Image.BILINEAR)).astype(int)
+    assert np.max(np.abs(got - want)) <= 1
+
+
+def test_missing_input_and_directory_output(tmp_path, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main([str(tmp_path / "nope.png"), str(tmp_path / "o.png"), "--size", "4"])
+    assert info.value.code == 2 and "does not exist" in capsys.readouterr().err
+    src = _write(tmp_path / "in.png", np.zeros((4, 4), np.uint8), "L")
+    (tmp_path / "outdir").mkdir()
+    cli.main([str(src), str(tmp_path / "outdir"), "--size", "2", "--quiet"])
+    assert Image.open(tmp_path / "outdir" / "in.png").size == (2, 2)

@@ -27,7 +27,11 @@ from . import weights as _weights
 
 #: Modes that map to ONNX Resize; every other ``jax_resize.resize`` method is offered too.
 ONNX_MODES = _weights.ONNX_MODES
-MODES = ONNX_MODES + tuple(m for m in _jax_image.METHODS + _jax_image._pillow.PIL_METHODS if m not in ONNX_MODES)
+#: OpenVINO Interpolate-11 modes whose names do not clash with ONNX's (``--cubic-coeff-a`` is
+#: passed as ``cube_coeff``).
+OPENVINO_MODES = ("linear_onnx", "bilinear_pillow", "bicubic_pillow")
+MODES = ONNX_MODES + OPENVINO_MODES + tuple(
+    m for m in _jax_image.METHODS + _jax_image._pillow.PIL_METHODS if m not in ONNX_MODES)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 BATCH = 16  # images per jitted call in directory mode
 
@@ -68,6 +72,7 @@ def _roi(text: str):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jax-resize",
+        usage="%(prog)s INPUT OUTPUT (--size HxW | --scale S) [options]\n       %(prog)s demo [--output SHEET.png]",
         description="Resize images with jax_resize (ONNX Resize semantics, jitted JAX). "
                     "'jax-resize demo' writes a sheet comparing the modes on a bundled photo.",
         epilog="Example: jax-resize photo.png small.png --size 224x224 --mode cubic --antialias",
@@ -114,6 +119,13 @@ def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched:
         if mode != "cubic":
             opts.pop("cubic_coeff_a")
         return jax.jit(lambda x: _onnx.onnx_resize(x, roi, mode=mode, axes=axes, **kw, **opts))
+    if mode in OPENVINO_MODES:
+        from . import openvino as _openvino
+
+        return jax.jit(lambda x: _openvino.openvino_interpolate(
+            x, list(target), list(axes), mode=mode, shape_calculation_mode="scales" if by_scale else "sizes",
+            coordinate_transformation_mode=opts["coordinate_transformation_mode"],
+            antialias=bool(opts["antialias"]), cube_coeff=opts["cubic_coeff_a"]))
 
     def run(x):
         shape = list(x.shape)
@@ -159,7 +171,7 @@ def _resize_arrays(args, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
     target = args.scale if args.scale is not None else args.size
     options = _options(args)
     if args.scale is not None and args.keep_aspect_ratio_policy != "stretch":
-        raise SystemExit("jax-resize: --keep-aspect-ratio-policy needs --size, not --scale")
+        raise ValueError("--keep-aspect-ratio-policy needs --size, not --scale")
     if len(arrays) == 1:
         fn = resize_fn(args.mode, target, args.scale is not None, options, False)
         return [np.asarray(fn(arrays[0]))]
@@ -173,7 +185,7 @@ def _run_files(args) -> int:
     if args.input.is_dir():
         files = sorted(p for p in args.input.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not files:
-            raise SystemExit(f"jax-resize: no images ({', '.join(IMAGE_SUFFIXES)}) in {args.input}")
+            raise ValueError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {args.input}")
         groups: dict = {}
         for path in files:
             array, mode = read_image(path)
@@ -187,11 +199,12 @@ def _run_files(args) -> int:
                     bar.update(len(chunk))
         return 0
     if not args.input.exists():
-        raise SystemExit(f"jax-resize: {args.input} does not exist")
+        raise ValueError(f"{args.input} does not exist")
     array, mode = read_image(args.input)
-    write_image(args.output, _resize_arrays(args, [array])[0], mode)
+    output = args.output / args.input.name if args.output.is_dir() else args.output
+    write_image(output, _resize_arrays(args, [array])[0], mode)
     if not args.quiet:
-        print(f"{args.input} {array.shape} -> {args.output}")
+        print(f"{args.input} {array.shape} -> {output}")
     return 0
 
 
