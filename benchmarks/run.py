@@ -229,18 +229,16 @@ def main(argv=None):
     parser.add_argument("--only", nargs="*", help="substrings of workload names to run")
     parser.add_argument("--output", help="also write the table (with machine info) to this Markdown file")
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
+    parser.add_argument("--workload", help=argparse.SUPPRESS)  # internal: run one workload, print its row
     args = parser.parse_args(argv)
+    if args.workload is None:
+        return _run_isolated(args)
 
     bw = memcpy_gbps()
     rows = []
-    header = ("| workload | jax_resize ms | jax.image ms | torch ms | onnxruntime ms | OpenCV ms | Pillow ms | "
-              "copy floor ms | ours / best(torch, ort) | jax.image / ours | first call s | peak mem / (in+out) | "
-              "GFLOP ours / jax.image | GB accessed ours / jax.image |")
-    rows.append(header)
-    rows.append("|" + "|".join(["---"] * (header.count("|") - 1)) + "|")
     rng = np.random.default_rng(0)
     for w in WORKLOADS:
-        if args.only and not any(s in w.name for s in args.only):
+        if w.name != args.workload:
             continue
         x = rng.random(w.in_shape, dtype=np.float32)
         ct = rng.random(w.out_shape, dtype=np.float32) if w.grad else None
@@ -265,10 +263,37 @@ def main(argv=None):
             f"{fmt(cost.get('flops', 0) / 1e9, 2)} / {fmt(jcost.get('flops', 0) / 1e9, 2)} | "
             f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |")
         print(rows[-1], flush=True)
-    machine = (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
-               f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
-               f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {args.repeats} warm runs; "
-               f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}")
+    return 0
+
+
+def _machine(bw: float, repeats: int) -> str:
+    return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
+            f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
+            f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {repeats} warm runs; "
+            f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}; XLA_FLAGS="
+            f"{os.environ.get('XLA_FLAGS') or '(default)'}; each workload in a fresh process (allocator "
+            f"state from one workload does not leak into the next), all libraries of a row in that process")
+
+
+def _run_isolated(args) -> int:
+    """Runs each workload in a fresh interpreter and assembles the table."""
+    import subprocess
+
+    header = ("| workload | jax_resize ms | jax.image ms | torch ms | onnxruntime ms | OpenCV ms | Pillow ms | "
+              "copy floor ms | ours / best(torch, ort) | jax.image / ours | first call s | peak mem / (in+out) | "
+              "GFLOP ours / jax.image | GB accessed ours / jax.image |")
+    rows = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
+    for w in WORKLOADS:
+        if args.only and not any(s in w.name for s in args.only):
+            continue
+        cmd = [sys.executable, os.path.abspath(__file__), "--workload", w.name, "--repeats", str(args.repeats)]
+        if args.default_malloc:
+            cmd.append("--default-malloc")
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+        rows.append(row[-1] if row else f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
+        print(rows[-1], flush=True)
+    machine = _machine(memcpy_gbps(), args.repeats)
     table = "\n".join(rows)
     print()
     print(table)
@@ -277,6 +302,7 @@ def main(argv=None):
     if args.output:
         with open(args.output, "w") as f:
             f.write("# Benchmark results\n\n`python benchmarks/run.py` on: " + machine + ".\n\n" + table + "\n")
+    return 0
 
 
 if __name__ == "__main__":
