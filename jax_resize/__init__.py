@@ -1,7 +1,9 @@
 """jax_resize: ONNX Resize and OpenVINO Interpolate as pure, jittable JAX functions.
 
 Every resized axis gets a weight matrix ``[out_size, in_size]`` (coordinates -> filter ->
-weights), applied with ``lax.dot_general``; nearest modes gather. See ``docs/architecture.md``.
+weights), kept as its sparse taps and applied with fused gathers (CPU/GPU) or
+``lax.dot_general`` (TPU); nearest modes gather. Other frameworks' functions live in
+``jax_resize.compat``, Flax layers in ``jax_resize.flax``. See ``docs/architecture.md``.
 """
 
 from jax_resize._src.crop_and_resize import crop_and_resize
