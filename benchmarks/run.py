@@ -234,36 +234,35 @@ def main(argv=None):
     if args.workload is None:
         return _run_isolated(args)
 
-    bw = memcpy_gbps()
-    rows = []
-    rng = np.random.default_rng(0)
-    for w in WORKLOADS:
-        if w.name != args.workload:
-            continue
-        x = rng.random(w.in_shape, dtype=np.float32)
-        ct = rng.random(w.out_shape, dtype=np.float32) if w.grad else None
-        xj = jnp.asarray(x)
-        ctj = jnp.asarray(ct) if ct is not None else None
-        ours, first, cost, peak = _jax_timing(w, _ours_fn(w), xj, ctj, args.repeats)
-        ji, _, jcost, _ = _jax_timing(w, _jax_image_fn(w), xj, ctj, args.repeats)
-        torch_ms, torch_layout = _torch_ms(w, x, ct, args.repeats)
-        ort_ms = _ort_ms(w, x, args.repeats)
-        cv_ms = _cv2_ms(w, x, args.repeats)
-        pil_ms = _pil_ms(w, x, args.repeats)
-        nbytes = x.nbytes + int(np.prod(w.out_shape)) * 4 + (x.nbytes if w.grad else 0)
-        floor_ms = nbytes / (bw * 1e9) * 1e3  # bytes read + written once at the copy rate
-        peers = [v for v in (torch_ms, ort_ms) if v is not None]
-        ratio = ours / min(peers) if peers else None
-        # bytes of the jitted function's inputs and outputs: (x) -> y, or (x, cotangent) -> dx
-        in_out = x.nbytes + int(np.prod(w.out_shape)) * 4 + (x.nbytes if w.grad else 0)
-        rows.append(
-            f"| {w.name} | {fmt(ours)} | {fmt(ji)} | {fmt(torch_ms)}{' (' + torch_layout + ')' if torch_layout else ''} | "
-            f"{fmt(ort_ms)} | {fmt(cv_ms)} | {fmt(pil_ms)} | {fmt(floor_ms)} | {fmt(ratio, 2)} | {fmt(ji / ours, 2)} | "
-            f"{fmt(first, 2)} | {fmt(peak / in_out if peak else None, 2)} | "
-            f"{fmt(cost.get('flops', 0) / 1e9, 2)} / {fmt(jcost.get('flops', 0) / 1e9, 2)} | "
-            f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |")
-        print(rows[-1], flush=True)
+    (w,) = [w for w in WORKLOADS if w.name == args.workload]
+    print(_row(w, args.repeats), flush=True)
     return 0
+
+
+def _row(w: Workload, repeats: int) -> str:
+    """Measures one workload with every library and formats its table row."""
+    rng = np.random.default_rng(0)
+    x = rng.random(w.in_shape, dtype=np.float32)
+    ct = rng.random(w.out_shape, dtype=np.float32) if w.grad else None
+    xj = jnp.asarray(x)
+    ctj = jnp.asarray(ct) if ct is not None else None
+    ours, first, cost, peak = _jax_timing(w, _ours_fn(w), xj, ctj, repeats)
+    ji, _, jcost, _ = _jax_timing(w, _jax_image_fn(w), xj, ctj, repeats)
+    torch_ms, torch_layout = _torch_ms(w, x, ct, repeats)
+    ort_ms = _ort_ms(w, x, repeats)
+    cv_ms = _cv2_ms(w, x, repeats)
+    pil_ms = _pil_ms(w, x, repeats)
+    # bytes of the jitted function's inputs and outputs: (x) -> y, or (x, cotangent) -> dx
+    in_out = x.nbytes + int(np.prod(w.out_shape)) * 4 + (x.nbytes if w.grad else 0)
+    floor_ms = in_out / (memcpy_gbps() * 1e9) * 1e3  # bytes read + written once at the copy rate
+    peers = [v for v in (torch_ms, ort_ms) if v is not None]
+    ratio = ours / min(peers) if peers else None
+    return (
+        f"| {w.name} | {fmt(ours)} | {fmt(ji)} | {fmt(torch_ms)}{' (' + torch_layout + ')' if torch_layout else ''} | "
+        f"{fmt(ort_ms)} | {fmt(cv_ms)} | {fmt(pil_ms)} | {fmt(floor_ms)} | {fmt(ratio, 2)} | {fmt(ji / ours, 2)} | "
+        f"{fmt(first, 2)} | {fmt(peak / in_out if peak else None, 2)} | "
+        f"{fmt(cost.get('flops', 0) / 1e9, 2)} / {fmt(jcost.get('flops', 0) / 1e9, 2)} | "
+        f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |")
 
 
 def _machine(bw: float, repeats: int) -> str:
