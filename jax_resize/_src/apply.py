@@ -12,8 +12,11 @@ its axis and returns an array of ``x``'s dtype:
   - ``"banded"``: ``out[o] = sum_k w[o, k] * x[index[o, k]]`` as ``k`` gathers fused into
     multiply-adds — one pass over memory, ``O(out * k)`` work instead of ``O(out * in)``.
     Consecutive axes whose tap counts multiply to at most ``FUSE_MAX_TAPS`` share one pass
-    (e.g. bilinear and bicubic upsampling), so no intermediate array is written. The default on
-    CPU and GPU.
+    (e.g. bilinear and bicubic upsampling), so no intermediate array is written.
+  - ``"polyphase"``: for a rational ratio ``L / M`` with few phases (:mod:`.polyphase`), each
+    output phase is a sum of strided slices of the zero-padded input — vectorised copies and
+    multiply-adds, no gathers. Axes without such a form (irregular ratios, traced weights) use
+    ``"banded"``. The default on CPU and GPU.
 
   Accumulation is in the compute dtype of :mod:`.dtypes`; rows flagged ``outside`` take
   ``extrapolation_value``; integers are rounded half to even and saturated.
@@ -37,10 +40,11 @@ from jax import lax
 
 from . import banded as _banded
 from . import dtypes as _dtypes
+from . import polyphase as _polyphase
 from . import validation as _v
 from . import weights as _weights
 
-STRATEGIES = ("auto", "dense", "banded")
+STRATEGIES = ("auto", "dense", "banded", "polyphase")
 #: Largest dense weight matrix (entries) ever built, on the host or the device (128 MiB float64).
 MAX_DENSE_ELEMENTS = 1 << 24
 #: Banded axes are fused into one pass (no intermediate arrays) while the product of their tap
@@ -49,9 +53,10 @@ FUSE_MAX_TAPS = 16
 
 
 def choose_strategy(op: _weights.AxisResample, strategy: str = "auto", backend: str | None = None) -> str:
-    """The strategy used for one filter axis: ``"dense"`` or ``"banded"``.
+    """The strategy requested for one filter axis: ``"dense"``, ``"banded"`` or ``"polyphase"``.
 
-    ``auto`` picks dense on TPU (matmul units) unless the matrix is too large, banded elsewhere.
+    ``auto`` picks dense on TPU (matmul units) unless the matrix is too large, polyphase elsewhere
+    (which :func:`run` turns into banded for an axis without a small polyphase form).
     A forced ``dense`` beyond ``MAX_DENSE_ELEMENTS`` is an error rather than an out-of-memory.
     """
     size = op.out_size * op.in_size
@@ -63,7 +68,7 @@ def choose_strategy(op: _weights.AxisResample, strategy: str = "auto", backend: 
     if strategy != "auto":
         return strategy
     backend = backend or jax.default_backend()
-    return "dense" if backend == "tpu" and size <= MAX_DENSE_ELEMENTS else "banded"
+    return "dense" if backend == "tpu" and size <= MAX_DENSE_ELEMENTS else "polyphase"
 
 
 def _axis_shape(ndim: int, axis: int, length: int) -> list[int]:
@@ -154,7 +159,8 @@ def apply_axes(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precis
       ops: sequence of ``AxisResample``; either all gathers (nearest) or all filters.
       extrapolation_value: value of rows flagged ``outside``.
       precision: ``lax.Precision`` for dense contractions.
-      strategies: per-op ``"dense"``/``"banded"`` (filters); default banded.
+      strategies: per-op ``"dense"``/``"banded"``/``"polyphase"`` (filters; polyphase needs
+        ``op.phase_plan``); default banded.
 
     Returns:
       The resampled array, same dtype as ``x``.
@@ -184,10 +190,12 @@ def apply_axes(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precis
                     matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size, xp=jnp)
                 y = dense_fn(y, matrix.astype(cdtype), op.axis, precision)
             elif op.transpose_index is not None:  # constant taps: fused, fast transpose
+                plans = [(g.phase_plan, g.phase_weight.astype(cdtype)) if s == "polyphase" else None
+                         for g, s in group]
                 y = _banded.banded(
                     y, [(g.tap_index, g.tap_weight.astype(cdtype)) for g, _ in group],
                     [(g.transpose_index, g.transpose_weight.astype(cdtype)) for g, _ in group],
-                    [g.axis for g, _ in group])
+                    [g.axis for g, _ in group], plans)
             else:
                 y = _banded.banded_traced(y, [(op.tap_index, op.tap_weight)], [op.axis])
             for g, _ in group:
@@ -218,21 +226,37 @@ def run(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precision.HIG
     if not ops:
         return x
     cdtype = _dtypes.compute_dtype(x.dtype)
-    # Shrink first: the axis with the smallest out/in ratio is applied first (stable otherwise).
-    ops = sorted(ops, key=lambda op: op.out_size / max(op.in_size, 1))
-    strategies = tuple(choose_strategy(op, strategy) if op.index is None else "gather" for op in ops)
-    ops = [_prepare(op, s, cdtype) if isinstance(op.tap_weight, np.ndarray) else op
-           for op, s in zip(ops, strategies)]
+    ops = sorted(ops, key=_order)
+    strategies = [choose_strategy(op, strategy) if op.index is None else "gather" for op in ops]
+    for i, op in enumerate(ops):
+        if isinstance(op.tap_weight, np.ndarray):
+            ops[i], strategies[i] = _prepare(op, strategies[i], cdtype)
+        elif strategies[i] == "polyphase":  # traced weights: no host plan
+            strategies[i] = "banded"
+    strategies = tuple(strategies)
     ops = [op.replace(pattern=index_pattern(op.index, op.in_size))
            if isinstance(op.index, np.ndarray) and op.outside is None else op for op in ops]
     return apply(x, ops, extrapolation_value=float(extrapolation_value), precision=precision, strategies=strategies)
 
 
-def _prepare(op: _weights.AxisResample, strategy: str, cdtype) -> _weights.AxisResample:
-    """Host-side work for constant taps: the dense matrix or the transposed taps, cast once."""
+def _order(op: _weights.AxisResample):
+    """Shrink first: the axis with the smallest out/in ratio is applied first. Between equal
+    upsampling ratios the inner axis goes first: its output interleaves the shortest runs, so it
+    should write the smaller array (bilinear x2 NHWC: W then H measured ~15% faster)."""
+    ratio = op.out_size / max(op.in_size, 1)
+    return (ratio, -op.axis if ratio > 1 else op.axis)
+
+
+def _prepare(op: _weights.AxisResample, strategy: str, cdtype) -> tuple[_weights.AxisResample, str]:
+    """Host-side work for constant taps, cast once: the dense matrix, the polyphase plan, or the
+    transposed taps (banded; also polyphase's fallback for an axis without a small plan)."""
     if strategy == "dense":
         matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size)
-        return op.replace(tap_weight=op.tap_weight.astype(cdtype), matrix=matrix.astype(cdtype))
+        return op.replace(tap_weight=op.tap_weight.astype(cdtype), matrix=matrix.astype(cdtype)), strategy
+    found = _polyphase.polyphase_plan(op.tap_index, op.tap_weight, op.in_size) if strategy == "polyphase" else None
     t_index, t_weight = _banded.transpose_taps(op.tap_index, op.tap_weight, op.in_size)
-    return op.replace(tap_weight=op.tap_weight.astype(cdtype), transpose_index=t_index,
-                      transpose_weight=t_weight.astype(cdtype))
+    op = op.replace(tap_weight=op.tap_weight.astype(cdtype), transpose_index=t_index,
+                    transpose_weight=t_weight.astype(cdtype))
+    if found is None:
+        return op, "banded"
+    return op.replace(phase_plan=found[0], phase_weight=found[1].astype(cdtype)), strategy

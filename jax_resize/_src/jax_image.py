@@ -117,8 +117,9 @@ def resize(
         edge; ``None`` keeps the method's convention.
       roi: ``[2 * rank]`` ROI for ``tf_crop_and_resize`` (ONNX layout), static or traced.
       extrapolation_value: fill for ``tf_crop_and_resize`` samples outside the image.
-      strategy: how weights are applied: ``"auto"`` (default), ``"dense"`` (matmul) or
-        ``"banded"`` (fused gathers); all give the same values (see ``apply.py``).
+      strategy: how weights are applied: ``"auto"`` (default), ``"dense"`` (matmul),
+        ``"banded"`` (fused gathers) or ``"polyphase"`` (strided slices for rational ratios,
+        banded elsewhere); all give the same values up to float rounding (see ``apply.py``).
 
     Pillow methods: every axis whose length changes is resampled like one pass of
     ``Image.resize`` (an ``[H, W]`` or ``[H, W, C]`` array behaves like ``Image.fromarray``):

@@ -120,9 +120,9 @@ def onnx_resize(
       opset: 10, 11, 13, 18 or 19. Resize-10 takes ``X, scales`` and ``mode`` only, with
         asymmetric coordinates and onnxruntime's rule for nearest (ceil when downsampling,
         truncate otherwise).
-      strategy: how the weights are applied — ``"auto"`` (default: banded gathers on CPU/GPU,
-        matmuls on TPU), ``"dense"`` or ``"banded"``. Not an ONNX attribute; values agree to
-        float rounding.
+      strategy: how the weights are applied — ``"auto"`` (default: polyphase slices for
+        rational ratios and banded gathers otherwise on CPU/GPU, matmuls on TPU), ``"dense"``,
+        ``"banded"`` or ``"polyphase"``. Not an ONNX attribute; values agree to float rounding.
 
     Returns:
       Array of ``X``'s dtype and the output shape. Integer outputs are rounded half to even and

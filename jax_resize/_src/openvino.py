@@ -142,7 +142,7 @@ def openvino_interpolate(
       antialias: for ``linear`` (see above); ignored by the other modes.
       pads_begin, pads_end: non-negative ints per axis (missing trailing entries are 0).
       cube_coeff: ``a`` of ``cubic`` and ``bicubic_pillow`` (default -0.75).
-      strategy: how weights are applied (``"auto"``, ``"dense"``, ``"banded"``); not an
+      strategy: how weights are applied (``"auto"``, ``"dense"``, ``"banded"``, ``"polyphase"``); not an
         OpenVINO attribute.
 
     Returns:

@@ -64,11 +64,15 @@ class AxisResample:
         ``index == arange(out) // k`` or ``("stride", start, k)`` when
         ``index == start + k * arange(out)``; the apply layer then uses a broadcast or a strided
         slice instead of a gather.
+      phase_plan, phase_weight: optional polyphase form of constant taps (static
+        :class:`~.polyphase.PolyphasePlan` and its ``[L, K, Q]`` weights), precomputed on the
+        host by the apply layer for rational ratios.
     """
 
     axis: int = dataclasses.field(metadata=dict(static=True))
     in_size: int = dataclasses.field(metadata=dict(static=True))
     pattern: tuple | None = dataclasses.field(default=None, metadata=dict(static=True))
+    phase_plan: Any = dataclasses.field(default=None, metadata=dict(static=True))
     index: Any = None
     tap_index: Any = None
     tap_weight: Any = None
@@ -76,6 +80,7 @@ class AxisResample:
     matrix: Any = None
     transpose_index: Any = None
     transpose_weight: Any = None
+    phase_weight: Any = None
 
     @property
     def out_size(self) -> int:

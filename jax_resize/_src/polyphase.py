@@ -1,0 +1,227 @@
+"""Polyphase contractions: a rational-ratio axis as strided slices and multiply-adds.
+
+Contract: when ``out / in`` reduces to ``L / M`` with few phases ``L``, output ``o = q * L + p``
+(phase ``p``, period ``q``) of a filter reads inputs ``q * M + start_p + k`` for ``k < K`` only:
+
+    out[q * L + p] = sum_k  w[p, k, q] * xe[q * M + start_p + k]
+
+where ``xe`` is ``x`` extended past ``[0, in)`` by its edge element (``plan.edge``) or by zeros,
+and ``w`` holds the taps' own weights (``w[p, k, q]`` differs between periods only near the
+edges, where ``exclude_outside`` or antialiasing renormalised a row; clamped ONNX taps are the
+interior pattern read from the edge-extended input, so those plans use one scalar per term).
+Each ``(p, k)`` term is a strided slice: no gathers, so XLA emits one pass per phase and
+interleaves the phases with a stack + reshape. This is the periodic structure of ``W: [out, in]``
+for rational ratios (polyphase filtering, e.g. Crochiere & Rabiner 1983); the weights are the
+taps', so every strategy computes the same sums up to float rounding order.
+
+:func:`polyphase_plan` builds the plan on the host (numpy, from constant taps) or returns ``None``
+when the axis has too few or too many phases or terms to pay off. :func:`polyphase` applies a plan
+with plain jax ops; :mod:`.banded` runs it inside its primitive, so the derivative is the banded
+contraction with the transposed taps.
+
+NaN/Inf locality: a term whose weight is zero in some period where it reads a real input is
+masked (``where(w != 0, w * v, 0)``); terms zero in every period are dropped; zero weights that
+read the zero extension need no mask.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+#: Fewest phases ``L`` worth a plan: with ``L = 1`` (integer decimation) no input is shared
+#: between phases and banded gathers measured faster (benchmarks/RESULTS.md, 2-core x86).
+MIN_PHASES = 2
+#: Most phases ``L`` a plan may have.
+MAX_PHASES = 8
+#: Most slice terms (phases x taps per phase) a plan may have; beyond it (e.g. 256 -> 224
+#: antialiased: 7 phases x 3 taps) banded gathers measured faster.
+MAX_TERMS = 16
+
+
+@dataclasses.dataclass(frozen=True)
+class PolyphasePlan:
+    """Static shape of one axis's polyphase contraction (hashable; weights live elsewhere).
+
+    Attributes:
+      phases: ``L``, outputs per period.
+      step: ``M``, inputs per period.
+      periods: ``Q = out / L``.
+      out_size: ``L * Q``.
+      edge: positions outside ``[0, in)`` read the edge element (``True``) or zero (``False``).
+      start: per phase, the position of tap 0 in period 0 (may be negative).
+      terms: per phase, per tap, how the weight enters: a float (the same in every period), or
+        ``"row"`` (per period, from the weight array), or ``"masked"`` (per period, and zero in some
+        period where it reads a real input, so NaN/Inf must be masked). ``None``: always zero.
+    """
+
+    phases: int
+    step: int
+    periods: int
+    out_size: int
+    edge: bool
+    start: tuple[int, ...]
+    terms: tuple[tuple, ...]
+
+
+def _same_rows(index, weight, rows, cols, vals, out: int, in_size: int, atol: float) -> bool:
+    """Whether the sparse rows ``(rows, cols, vals)`` equal the taps' rows (duplicates summed)."""
+    r = np.concatenate([np.repeat(np.arange(out), index.shape[1]), rows])
+    c = np.concatenate([index.reshape(-1), cols])
+    v = np.concatenate([weight.reshape(-1), -vals])
+    key = r.astype(np.int64) * in_size + c
+    order = np.argsort(key, kind="stable")
+    key, v = key[order], v[order]
+    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    return bool(np.all(np.abs(np.add.reduceat(v, first)) <= atol))
+
+
+def _edge_weights(index, weight, w, phases, step, periods, lo, in_size, atol):
+    """``[L, K]`` weights that, applied to the edge-padded input, reproduce every row; or None.
+
+    Taps clamped to the edge (ONNX linear/cubic without ``exclude_outside``) are the interior
+    pattern read from a padded input that repeats the edge element, so one scalar per term
+    serves every period (no weight arrays in the fused loop).
+    """
+    taps = w.shape[1]
+    interior = [q for q in range(periods)
+                if q * step + lo.min() >= 0 and q * step + lo.max() + taps <= in_size]
+    if not interior:
+        return None
+    w_edge = w[:, :, interior[len(interior) // 2]]  # [L, K]
+    out = index.shape[0]
+    o = np.arange(out)
+    q, p = o // phases, o % phases
+    pos = (q * step + lo[p])[:, None] + np.arange(taps)[None, :]  # [out, K], unpadded positions
+    vals = w_edge[p]  # [out, K]
+    keep = vals != 0
+    rows = np.broadcast_to(o[:, None], pos.shape)[keep]
+    cols = np.clip(pos, 0, in_size - 1)[keep]
+    if not _same_rows(index, weight, rows, cols, vals[keep], out, in_size, atol):
+        return None
+    return w_edge
+
+
+def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_phases: int = MIN_PHASES,
+                   max_phases: int = MAX_PHASES, max_terms: int = MAX_TERMS, atol: float = 1e-12):
+    """The polyphase form of constant taps, or ``None`` outside ``min_phases..max_phases`` phases
+    or beyond ``max_terms`` terms.
+
+    Args:
+      index: ``[out, k]`` integer tap indices in ``[0, in_size)``.
+      weight: ``[out, k]`` float tap weights (float64 on the host).
+      in_size: input length of the axis.
+      atol: weights this close count as equal (float64 rounding of periodic coordinates).
+
+    Returns:
+      ``(plan, w)``: a :class:`PolyphasePlan` and ``w: [L, K, Q]`` float64, the weight of phase
+      ``p``'s tap ``k`` in period ``q``; or ``None``.
+    """
+    out = index.shape[0]
+    if out == 0 or in_size == 0:
+        return None
+    ratio = Fraction(out, in_size)
+    phases, step = ratio.numerator, ratio.denominator
+    if not min_phases <= phases <= max_phases:
+        return None
+    periods = out // phases  # exact: out / in = L / M in lowest terms
+    o = np.arange(out)
+    q, p = o // phases, o % phases
+    nonzero = weight != 0
+    rel = index - (q * step)[:, None]  # [out, k]: tap position relative to the period's first input
+    lo = np.zeros(phases, np.int64)
+    hi = np.zeros(phases, np.int64)
+    for ph in range(phases):
+        r = rel[(p == ph)[:, None] & nonzero]
+        if r.size:
+            lo[ph], hi[ph] = r.min(), r.max()
+    taps = int((hi - lo).max()) + 1
+    if phases * taps > max_terms:
+        return None
+    w = np.zeros((phases, taps, periods), np.float64)
+    rows = np.broadcast_to(o[:, None], index.shape)[nonzero]
+    np.add.at(w, (p[rows], (rel - lo[p][:, None])[nonzero], q[rows]), weight[nonzero])
+    start = tuple(int(s) for s in lo)
+    w_edge = _edge_weights(index, weight, w, phases, step, periods, lo, in_size, atol)
+    if w_edge is not None:
+        terms = tuple(tuple(float(v) if v != 0 else None for v in row) for row in w_edge)
+        w = np.broadcast_to(w_edge[:, :, None], w.shape).copy()
+        return PolyphasePlan(phases, step, periods, out, True, start, terms), w
+    terms = []
+    for ph in range(phases):
+        pos = np.arange(periods) * step + start[ph]
+        row = []
+        for k in range(taps):
+            col = w[ph, k]
+            real = (pos + k >= 0) & (pos + k < in_size)
+            if not col.any():
+                row.append(None)
+            elif col[0] != 0 and np.all(np.abs(col - col[0]) <= atol):
+                row.append(float(col[0]))
+            elif np.any((col == 0) & real):
+                row.append("masked")
+            else:
+                row.append("row")
+        terms.append(tuple(row))
+    return PolyphasePlan(phases, step, periods, out, False, start, tuple(terms)), w
+
+
+def _strided(x, first: int, plan: PolyphasePlan, axis: int):
+    """``x`` at positions ``first + q * M`` (``q < Q``) along ``axis``, reading the edge element
+    (or zero) outside ``[0, in)``: a strided slice with broadcast pieces concatenated at the ends
+    (one reader each, so XLA fuses them into the sum instead of writing a padded copy of ``x``)."""
+    n, step, periods = x.shape[axis], plan.step, plan.periods
+    q_lo = min(periods, max(0, -(first // step)))  # first period reading position >= 0
+    q_hi = max(q_lo, min(periods, -(-(n - first) // step)))  # first period reading position >= n
+    pieces = []
+    for count, edge_at in ((q_lo, 0), (None, None), (periods - q_hi, n - 1)):
+        if count is None:
+            if q_hi > q_lo:
+                begin = first + q_lo * step
+                pieces.append(lax.slice_in_dim(x, begin, begin + (q_hi - q_lo - 1) * step + 1, step, axis=axis))
+        elif count:
+            shape = x.shape[:axis] + (count,) + x.shape[axis + 1:]
+            if plan.edge:
+                pieces.append(jnp.broadcast_to(lax.slice_in_dim(x, edge_at, edge_at + 1, axis=axis), shape))
+            else:
+                pieces.append(jnp.zeros(shape, x.dtype))
+    return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
+
+
+def polyphase(x, plan: PolyphasePlan, w, axis: int):
+    """Applies a polyphase plan along ``axis``.
+
+    Args:
+      x: array ``[..., in, ...]`` (float).
+      plan: from :func:`polyphase_plan`.
+      w: ``[L, K, Q]`` weights in ``x``'s dtype (a constant or traced array).
+      axis: the resampled axis.
+
+    Returns:
+      ``x`` with ``in`` replaced by ``plan.out_size``, in ``x``'s dtype.
+    """
+    shape = [1] * x.ndim
+    shape[axis] = plan.periods
+    phases = []
+    for ph, row in enumerate(plan.terms):
+        acc = None
+        for k, term in enumerate(row):
+            if term is None:
+                continue
+            v = _strided(x, plan.start[ph] + k, plan, axis)  # [..., Q, ...]
+            if isinstance(term, float):
+                t = v if term == 1.0 else v * jnp.asarray(term, x.dtype)
+            else:
+                wk = w[ph, k].reshape(shape)
+                t = jnp.where(wk != 0, wk * v, 0) if term == "masked" else wk * v
+            acc = t if acc is None else acc + t
+        if acc is None:
+            acc = jnp.zeros(x.shape[:axis] + (plan.periods,) + x.shape[axis + 1:], x.dtype)
+        phases.append(acc)
+    y = jnp.stack(phases, axis=axis + 1)  # [..., Q, L, ...]
+    # out = L * (in / M) exactly (L / M is out / in reduced), so the periods tile the output
+    return y.reshape(x.shape[:axis] + (plan.out_size,) + x.shape[axis + 1:])

@@ -1,0 +1,141 @@
+"""Polyphase plans and their application (jax_resize/_src/polyphase.py).
+
+Oracles: phase tables derived by hand from the ONNX spec's coordinate formula and Keys' cubic
+(Keys 1981), the ONNX reference evaluator for values, and the reference's own weight matrix
+(its response to unit vectors) for gradients. A plan is checked against independent values,
+never against another strategy of ours.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from conftest import reference_resize
+from jax_resize import onnx_resize
+from jax_resize._src import apply as _apply
+from jax_resize._src import polyphase as _polyphase
+from jax_resize._src import weights as _weights
+
+RNG = np.random.default_rng(7)
+
+
+def _taps(matrix: np.ndarray):
+    """``[out, k]`` taps holding each row's non-zero entries of a dense ``[out, in]`` matrix."""
+    k = max(1, int((matrix != 0).sum(1).max()))
+    index = np.zeros((matrix.shape[0], k), np.int32)
+    weight = np.zeros((matrix.shape[0], k))
+    for o, row in enumerate(matrix):
+        nz = np.flatnonzero(row)
+        index[o, :nz.size], weight[o, :nz.size] = nz, row[nz]
+    return index, weight
+
+
+def _reference_matrix(n_in: int, n_out: int, **attrs) -> np.ndarray:
+    """``W: [out, in]`` of the ONNX reference: its output for each unit input vector."""
+    eye = np.eye(n_in, dtype=np.float64)
+    return np.stack([reference_resize(e, sizes=[n_out], **attrs) for e in eye], axis=1)
+
+
+def _keys(t: float, a: float = -0.75) -> np.ndarray:
+    """Keys (1981) cubic weights of the taps at distances 1 + t, t, 1 - t, 2 - t."""
+    def k(s):
+        s = abs(s)
+        if s <= 1:
+            return (a + 2) * s**3 - (a + 3) * s**2 + 1
+        return a * s**3 - 5 * a * s**2 + 8 * a * s - 4 * a if s < 2 else 0.0
+    return np.array([k(1 + t), k(t), k(1 - t), k(2 - t)])
+
+
+def test_linear_x2_plan_is_the_spec_phase_table():
+    # half_pixel x2: output o samples x = (o + 0.5) / 2 - 0.5, so out[2q] = 0.25 x[q-1] + 0.75 x[q]
+    # and out[2q+1] = 0.75 x[q] + 0.25 x[q+1]; edge pixels repeat (indices clamp).
+    plan, w = _polyphase.polyphase_plan(*_taps(_reference_matrix(6, 12, mode="linear")), 6)
+    assert (plan.phases, plan.step, plan.periods, plan.edge) == (2, 1, 6, True)
+    assert plan.start == (-1, 0)
+    np.testing.assert_allclose(np.array(plan.terms, float), [[0.25, 0.75], [0.75, 0.25]], atol=1e-12)
+
+
+def test_cubic_three_quarters_plan_matches_keys_weights():
+    # 512 -> 384 half_pixel: x = 4q + (4p + 2) / 3 - 0.5, fractional parts 1/6, 1/2, 5/6 per phase.
+    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(16, 12, mode="cubic")), 16)
+    assert (plan.phases, plan.step, plan.edge) == (3, 4, True)
+    for p, t in enumerate([1 / 6, 1 / 2, 5 / 6]):
+        terms = np.array([0.0 if v is None else v for v in plan.terms[p]])
+        nz = terms[terms != 0]
+        np.testing.assert_allclose(nz, _keys(t)[_keys(t) != 0], atol=1e-6)  # the reference computes in float32
+
+
+@pytest.mark.parametrize("n_in,n_out,ok", [(6, 12, True), (16, 12, True), (300, 224, False), (8, 4, False)])
+def test_eligibility(n_in, n_out, ok):
+    # 300 -> 224 has 56 phases; 8 -> 4 is integer decimation (one phase), left to banded gathers.
+    found = _polyphase.polyphase_plan(*_taps(_reference_matrix(n_in, n_out, mode="linear")), n_in)
+    assert (found is not None) == ok
+
+
+def test_exclude_outside_renormalised_edges_use_per_period_weights():
+    attrs = dict(mode="cubic", exclude_outside=1)
+    plan, w = _polyphase.polyphase_plan(*_taps(_reference_matrix(7, 14, **attrs)), 7)
+    assert not plan.edge and any(t in ("row", "masked") for row in plan.terms for t in row)
+    x = RNG.standard_normal((3, 7, 5)).astype(np.float32)
+    got = np.asarray(onnx_resize(x, sizes=[14], axes=[1], strategy="polyphase", **attrs))
+    np.testing.assert_allclose(got, reference_resize(x, sizes=[14], axes=[1], **attrs), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode,coord", [("linear", "half_pixel"), ("cubic", "half_pixel"), ("linear", "asymmetric"),
+                                        ("cubic", "pytorch_half_pixel"), ("linear", "align_corners")])
+@pytest.mark.parametrize("ratio", [(4, 8), (5, 15), (8, 6), (9, 12), (6, 10)])
+def test_values_match_reference(mode, coord, ratio):
+    n_in, n_out = ratio
+    x = RNG.standard_normal((2, n_in, n_in + 1, 3)).astype(np.float32)
+    kw = dict(sizes=[n_out, n_out + 1], axes=[1, 2], mode=mode, coordinate_transformation_mode=coord)
+    got = np.asarray(onnx_resize(x, strategy="polyphase", **kw))
+    np.testing.assert_allclose(got, reference_resize(x, **kw), rtol=1e-5, atol=1e-5)
+
+
+def test_masked_term_keeps_nan_local():
+    # 6 -> 12 with equal pair weights, except that output 4 gives its first tap weight 0: that
+    # term reads a real input in one period only, so it must be masked, not multiplied by 0.
+    index = np.stack([np.arange(12) // 2, np.minimum(np.arange(12) // 2 + 1, 5)], axis=1).astype(np.int32)
+    weight = np.full((12, 2), 0.5)
+    weight[4] = [0.0, 1.0]
+    plan, w = _polyphase.polyphase_plan(index, weight, 6)
+    assert "masked" in plan.terms[0]
+    x = np.arange(6, dtype=np.float32)
+    x[2] = np.nan  # output 4's zero-weight tap
+    y = np.asarray(_polyphase.polyphase(jnp.asarray(x), plan, jnp.asarray(w, jnp.float32), 0))
+    dense = np.zeros((12, 6))
+    np.add.at(dense, (np.repeat(np.arange(12), 2), index.ravel()), weight.ravel())
+    reads_nan = dense[:, 2] != 0
+    assert np.all(np.isnan(y[reads_nan])) and np.all(np.isfinite(y[~reads_nan]))
+    np.testing.assert_allclose(y[~reads_nan], (dense @ np.nan_to_num(x))[~reads_nan], rtol=1e-6)
+
+
+def test_gradient_is_the_transposed_reference_matrix():
+    matrix = _reference_matrix(5, 10, mode="linear")  # [10, 5]
+    x = RNG.standard_normal((2, 5, 3)).astype(np.float32)
+    ct = RNG.standard_normal((2, 10, 3)).astype(np.float32)
+    f = lambda v: onnx_resize(v, sizes=[10], axes=[1], mode="linear", strategy="polyphase")
+    grad = jax.jit(lambda v, c: jax.vjp(f, v)[1](c)[0])(x, ct)
+    np.testing.assert_allclose(np.asarray(grad), np.einsum("oi,boc->bic", matrix, ct), rtol=1e-5, atol=1e-6)
+    tangent = jax.jvp(f, (x,), (x,))[1]
+    np.testing.assert_allclose(np.asarray(tangent), np.einsum("oi,bic->boc", matrix, x), rtol=1e-5, atol=1e-6)
+
+
+def test_vmap_and_jit_agree_with_reference():
+    x = RNG.standard_normal((4, 6, 6)).astype(np.float32)
+    f = lambda v: onnx_resize(v, sizes=[9, 12], mode="cubic", strategy="polyphase")
+    got = jax.jit(jax.vmap(f))(x)
+    want = np.stack([reference_resize(v, sizes=[9, 12], mode="cubic") for v in x])
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-5, atol=1e-5)
+
+
+def test_auto_uses_polyphase_off_tpu_and_banded_for_irregular_axes():
+    ops = [_weights.AxisResample(axis=a, in_size=n, tap_index=i, tap_weight=w)
+           for a, n, (i, w) in [(1, 6, _taps(_reference_matrix(6, 12, mode="linear"))),
+                                (2, 300, _taps(_reference_matrix(300, 224, mode="linear")))]]
+    assert _apply.choose_strategy(ops[0], "auto", backend="cpu") == "polyphase"
+    assert _apply.choose_strategy(ops[0], "auto", backend="tpu") == "dense"
+    prepared = [_apply._prepare(op, "polyphase", np.float32) for op in ops]
+    assert [s for _, s in prepared] == ["polyphase", "banded"]  # 300 -> 224: 56 phases
+    assert prepared[0][0].phase_plan is not None and prepared[1][0].phase_plan is None
