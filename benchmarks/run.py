@@ -1,14 +1,17 @@
 """Benchmark jax_resize against its peers on the issue's workloads (not a test).
 
-Prints one Markdown table per run: for each workload the median wall time (warm, ms) of
+Prints one Markdown table: for each workload the median wall time (warm, ms) of
 jax_resize, jax.image.resize, torch.nn.functional.interpolate (2 threads; the faster of NCHW and
 channels-last memory layouts), onnxruntime (Resize, 2 threads), OpenCV ``cv2.resize`` and Pillow
 (per image and channel, the bandwidth-bound reference), the ratios of jax_resize to the fastest of
 torch/onnxruntime and to jax.image, jax_resize's first call (trace + compile + run), XLA's peak
 memory estimate relative to input + output, and ``compiled.cost_analysis()`` flops and bytes
-accessed for jax_resize and jax.image (the device-independent picture for GPU/TPU).
+accessed for jax_resize and jax.image (the device-independent picture for GPU/TPU). Each workload
+runs in ``--runs`` fresh processes (default 3): the row is the process with the median ratio and
+the last two columns list every process's ratios, since page faults and huge-page availability
+move single runs by up to 3x on a shared 2-core machine.
 
-Usage: ``python benchmarks/run.py [--repeats 7] [--only NAME ...] [--output benchmarks/RESULTS.md]``
+Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output benchmarks/RESULTS.md]``
 Peers that are not installed are reported as n/a (``pip install -e ".[bench]"`` installs them).
 
 Allocation: XLA:CPU (and torch) allocate every output afresh; glibc serves large buffers with
@@ -226,6 +229,8 @@ def fmt(v, digits=1):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=3,
+                        help="fresh processes per workload; the table shows the median run and the range")
     parser.add_argument("--only", nargs="*", help="substrings of workload names to run")
     parser.add_argument("--output", help="also write the table (with machine info) to this Markdown file")
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
@@ -235,12 +240,15 @@ def main(argv=None):
         return _run_isolated(args)
 
     (w,) = [w for w in WORKLOADS if w.name == args.workload]
-    print(_row(w, args.repeats), flush=True)
+    row, ratio, ji_ratio = _row(w, args.repeats)
+    print(row, flush=True)
+    print(f"#ratios {ratio if ratio is not None else 'nan'} {ji_ratio}", flush=True)
     return 0
 
 
-def _row(w: Workload, repeats: int) -> str:
-    """Measures one workload with every library and formats its table row."""
+def _row(w: Workload, repeats: int):
+    """Measures one workload with every library; returns its table row, ours / best(torch, ort)
+    and jax.image / ours."""
     rng = np.random.default_rng(0)
     x = rng.random(w.in_shape, dtype=np.float32)
     ct = rng.random(w.out_shape, dtype=np.float32) if w.grad else None
@@ -257,21 +265,24 @@ def _row(w: Workload, repeats: int) -> str:
     floor_ms = in_out / (memcpy_gbps() * 1e9) * 1e3  # bytes read + written once at the copy rate
     peers = [v for v in (torch_ms, ort_ms) if v is not None]
     ratio = ours / min(peers) if peers else None
-    return (
+    return ((
         f"| {w.name} | {fmt(ours)} | {fmt(ji)} | {fmt(torch_ms)}{' (' + torch_layout + ')' if torch_layout else ''} | "
         f"{fmt(ort_ms)} | {fmt(cv_ms)} | {fmt(pil_ms)} | {fmt(floor_ms)} | {fmt(ratio, 2)} | {fmt(ji / ours, 2)} | "
         f"{fmt(first, 2)} | {fmt(peak / in_out if peak else None, 2)} | "
         f"{fmt(cost.get('flops', 0) / 1e9, 2)} / {fmt(jcost.get('flops', 0) / 1e9, 2)} | "
-        f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |")
+        f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |"),
+        ratio, ji / ours)
 
 
-def _machine(bw: float, repeats: int) -> str:
+def _machine(bw: float, repeats: int, runs: int) -> str:
     return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
             f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
-            f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {repeats} warm runs; "
+            f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {repeats} warm calls; "
             f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}; XLA_FLAGS="
-            f"{os.environ.get('XLA_FLAGS') or '(default)'}; each workload in a fresh process (allocator "
-            f"state from one workload does not leak into the next), all libraries of a row in that process")
+            f"{os.environ.get('XLA_FLAGS') or '(default)'}; each workload measured in {runs} fresh processes "
+            f"(allocator state does not leak between them), all libraries of a row in the same process; "
+            f"the row shows the process with the median ours / best ratio, the last two columns every "
+            f"process's ratios, sorted")
 
 
 def _run_isolated(args) -> int:
@@ -280,7 +291,8 @@ def _run_isolated(args) -> int:
 
     header = ("| workload | jax_resize ms | jax.image ms | torch ms | onnxruntime ms | OpenCV ms | Pillow ms | "
               "copy floor ms | ours / best(torch, ort) | jax.image / ours | first call s | peak mem / (in+out) | "
-              "GFLOP ours / jax.image | GB accessed ours / jax.image |")
+              "GFLOP ours / jax.image | GB accessed ours / jax.image | ours / best, all runs | "
+              "jax.image / ours, all runs |")
     rows = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
     for w in WORKLOADS:
         if args.only and not any(s in w.name for s in args.only):
@@ -288,11 +300,24 @@ def _run_isolated(args) -> int:
         cmd = [sys.executable, os.path.abspath(__file__), "--workload", w.name, "--repeats", str(args.repeats)]
         if args.default_malloc:
             cmd.append("--default-malloc")
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
-        rows.append(row[-1] if row else f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
+        runs = []  # (ratio, ji_ratio, row) per fresh process
+        for _ in range(max(1, args.runs)):
+            out = subprocess.run(cmd, capture_output=True, text=True)
+            row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+            stats = [line.split()[1:] for line in out.stdout.splitlines() if line.startswith("#ratios")]
+            if not row or not stats:
+                runs = None
+                rows.append(f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
+                break
+            runs.append((float(stats[-1][0]), float(stats[-1][1]), row[-1]))
+        if runs:
+            ratios = sorted(r for r, _, _ in runs)
+            ji = sorted(j for _, j, _ in runs)
+            median_run = sorted(runs, key=lambda r: (np.isnan(r[0]), r[0]))[(len(runs) - 1) // 2]
+            spread = lambda v: "n/a" if np.isnan(v[0]) else (", ".join(f"{x:.2f}" for x in v))
+            rows.append(f"{median_run[2]} {spread(ratios)} | {spread(ji)} |")
         print(rows[-1], flush=True)
-    machine = _machine(memcpy_gbps(), args.repeats)
+    machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs))
     table = "\n".join(rows)
     print()
     print(table)
