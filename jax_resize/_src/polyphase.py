@@ -68,42 +68,41 @@ class PolyphasePlan:
     terms: tuple[tuple, ...]
 
 
-def _same_rows(index, weight, rows, cols, vals, out: int, in_size: int, atol: float) -> bool:
-    """Whether the sparse rows ``(rows, cols, vals)`` equal the taps' rows (duplicates summed)."""
-    r = np.concatenate([np.repeat(np.arange(out), index.shape[1]), rows])
-    c = np.concatenate([index.reshape(-1), cols])
-    v = np.concatenate([weight.reshape(-1), -vals])
-    key = r.astype(np.int64) * in_size + c
-    order = np.argsort(key, kind="stable")
-    key, v = key[order], v[order]
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    return bool(np.all(np.abs(np.add.reduceat(v, first)) <= atol))
+def _by_phase(values, phases: int, periods: int, taps: int, weights):
+    """``[L, K, Q]`` table of ``weights`` summed at relative positions ``values``.
+
+    ``values``/``weights``: ``[Q, L, k]`` (row ``o = q * L + p``), positions relative to the
+    window start ``q * M + start[p]``; every position must lie in ``[0, K)``.
+    """
+    flat = ((np.arange(phases)[None, :, None] * taps + values) * periods
+            + np.arange(periods)[:, None, None])
+    keep = weights != 0
+    table = np.bincount(flat[keep], weights=weights[keep], minlength=phases * taps * periods)
+    return table.reshape(phases, taps, periods)
 
 
-def _edge_weights(index, weight, w, phases, step, periods, lo, in_size, atol):
-    """``[L, K]`` weights that, applied to the edge-padded input, reproduce every row; or None.
+def _edge_weights(w, step: int, lo, in_size: int, atol: float):
+    """``[L, K]`` weights that, read from the edge-extended input, reproduce every period of
+    ``w`` (``[L, K, Q]``); or None.
 
     Taps clamped to the edge (ONNX linear/cubic without ``exclude_outside``) are the interior
-    pattern read from a padded input that repeats the edge element, so one scalar per term
-    serves every period (no weight arrays in the fused loop).
+    pattern read from an input that repeats its edge element, so one scalar per term serves
+    every period (no weight arrays in the fused loop).
     """
-    taps = w.shape[1]
-    interior = [q for q in range(periods)
-                if q * step + lo.min() >= 0 and q * step + lo.max() + taps <= in_size]
-    if not interior:
+    phases, taps, periods = w.shape
+    q = np.arange(periods)
+    interior = np.flatnonzero((q * step + lo.min() >= 0) & (q * step + lo.max() + taps <= in_size))
+    if not interior.size:
         return None
-    w_edge = w[:, :, interior[len(interior) // 2]]  # [L, K]
-    out = index.shape[0]
-    o = np.arange(out)
-    q, p = o // phases, o % phases
-    pos = (q * step + lo[p])[:, None] + np.arange(taps)[None, :]  # [out, K], unpadded positions
-    vals = w_edge[p]  # [out, K]
-    keep = vals != 0
-    rows = np.broadcast_to(o[:, None], pos.shape)[keep]
-    cols = np.clip(pos, 0, in_size - 1)[keep]
-    if not _same_rows(index, weight, rows, cols, vals[keep], out, in_size, atol):
+    w_edge = w[:, :, interior[interior.size // 2]]  # [L, K]
+    window = q[:, None] * step + lo[None, :]  # [Q, L]: position of tap 0
+    pos = window[:, :, None] + np.arange(taps)  # [Q, L, K]
+    rel = np.clip(pos, 0, in_size - 1) - window[:, :, None]  # where the edge-extended read lands
+    vals = np.broadcast_to(w_edge[None], pos.shape)
+    if np.any((vals != 0) & ((rel < 0) | (rel >= taps))):
         return None
-    return w_edge
+    rebuilt = _by_phase(rel, phases, periods, taps, vals)
+    return w_edge if np.all(np.abs(rebuilt - w) <= atol) else None
 
 
 def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_phases: int = MIN_PHASES,
@@ -121,7 +120,7 @@ def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_p
       ``(plan, w)``: a :class:`PolyphasePlan` and ``w: [L, K, Q]`` float64, the weight of phase
       ``p``'s tap ``k`` in period ``q``; or ``None``.
     """
-    out = index.shape[0]
+    out, k = index.shape
     if out == 0 or in_size == 0:
         return None
     ratio = Fraction(out, in_size)
@@ -129,24 +128,22 @@ def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_p
     if not min_phases <= phases <= max_phases:
         return None
     periods = out // phases  # exact: out / in = L / M in lowest terms
-    o = np.arange(out)
-    q, p = o // phases, o % phases
+    # [Q, L, k]: row o = q * L + p; tap positions relative to the period's first input q * M
+    rel = index.reshape(periods, phases, k).astype(np.int64) - (np.arange(periods) * step)[:, None, None]
+    weight = weight.reshape(periods, phases, k)
     nonzero = weight != 0
-    rel = index - (q * step)[:, None]  # [out, k]: tap position relative to the period's first input
-    lo = np.zeros(phases, np.int64)
-    hi = np.zeros(phases, np.int64)
-    for ph in range(phases):
-        r = rel[(p == ph)[:, None] & nonzero]
-        if r.size:
-            lo[ph], hi[ph] = r.min(), r.max()
+    big = np.iinfo(np.int64).max
+    per_phase = lambda a: np.moveaxis(a, 1, 0).reshape(phases, -1)  # [L, Q * k], one row per phase
+    lo = per_phase(np.where(nonzero, rel, big)).min(axis=1)
+    hi = per_phase(np.where(nonzero, rel, -big)).max(axis=1)
+    unused = ~per_phase(nonzero).any(axis=1)  # a phase whose rows are all zero
+    lo[unused], hi[unused] = 0, 0
     taps = int((hi - lo).max()) + 1
     if phases * taps > max_terms:
         return None
-    w = np.zeros((phases, taps, periods), np.float64)
-    rows = np.broadcast_to(o[:, None], index.shape)[nonzero]
-    np.add.at(w, (p[rows], (rel - lo[p][:, None])[nonzero], q[rows]), weight[nonzero])
+    w = _by_phase(np.where(nonzero, rel - lo[None, :, None], 0), phases, periods, taps, weight)
     start = tuple(int(s) for s in lo)
-    w_edge = _edge_weights(index, weight, w, phases, step, periods, lo, in_size, atol)
+    w_edge = _edge_weights(w, step, lo, in_size, atol)
     if w_edge is not None:
         terms = tuple(tuple(float(v) if v != 0 else None for v in row) for row in w_edge)
         w = np.broadcast_to(w_edge[:, :, None], w.shape).copy()
@@ -155,9 +152,9 @@ def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_p
     for ph in range(phases):
         pos = np.arange(periods) * step + start[ph]
         row = []
-        for k in range(taps):
-            col = w[ph, k]
-            real = (pos + k >= 0) & (pos + k < in_size)
+        for t in range(taps):
+            col = w[ph, t]
+            real = (pos + t >= 0) & (pos + t < in_size)
             if not col.any():
                 row.append(None)
             elif col[0] != 0 and np.all(np.abs(col - col[0]) <= atol):
