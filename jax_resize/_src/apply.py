@@ -14,9 +14,9 @@ its axis and returns an array of ``x``'s dtype:
     Consecutive axes whose tap counts multiply to at most ``FUSE_MAX_TAPS`` share one pass
     (e.g. bilinear and bicubic upsampling), so no intermediate array is written.
   - ``"polyphase"``: for a rational ratio ``L / M`` with few phases (:mod:`.polyphase`), each
-    output phase is a sum of strided slices of the zero-padded input — vectorised copies and
-    multiply-adds, no gathers. Axes without such a form (irregular ratios, traced weights) use
-    ``"banded"``. The default on CPU and GPU.
+    output phase is a sum of strided slices of the input (extended by its edge element or by
+    zeros) — no gathers. Axes without such a form (irregular ratios, integer decimation, traced
+    weights) use ``"banded"``. The default on CPU and GPU.
 
   Accumulation is in the compute dtype of :mod:`.dtypes`; rows flagged ``outside`` take
   ``extrapolation_value``; integers are rounded half to even and saturated.
@@ -190,8 +190,7 @@ def apply_axes(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precis
                     matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size, xp=jnp)
                 y = dense_fn(y, matrix.astype(cdtype), op.axis, precision)
             elif op.transpose_index is not None:  # constant taps: fused, fast transpose
-                plans = [(g.phase_plan, g.phase_weight.astype(cdtype)) if s == "polyphase" else None
-                         for g, s in group]
+                plans = [(g.phase_plan, g.phase_weight) if s == "polyphase" else None for g, s in group]
                 y = _banded.banded(
                     y, [(g.tap_index, g.tap_weight.astype(cdtype)) for g, _ in group],
                     [(g.transpose_index, g.transpose_weight.astype(cdtype)) for g, _ in group],
@@ -259,4 +258,6 @@ def _prepare(op: _weights.AxisResample, strategy: str, cdtype) -> tuple[_weights
                     transpose_weight=t_weight.astype(cdtype))
     if found is None:
         return op, "banded"
-    return op.replace(phase_plan=found[0], phase_weight=found[1].astype(cdtype)), strategy
+    plan, w = found
+    w = w.astype(cdtype) if plan.uses_weights else np.zeros((0,), cdtype)  # scalar terms only
+    return op.replace(phase_plan=plan, phase_weight=w), strategy

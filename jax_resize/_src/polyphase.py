@@ -67,6 +67,11 @@ class PolyphasePlan:
     start: tuple[int, ...]
     terms: tuple[tuple, ...]
 
+    @property
+    def uses_weights(self) -> bool:
+        """Whether some term reads the ``[L, K, Q]`` weight array (else all are scalars)."""
+        return any(isinstance(t, str) for row in self.terms for t in row)
+
 
 def _by_phase(values, phases: int, periods: int, taps: int, weights):
     """``[L, K, Q]`` table of ``weights`` summed at relative positions ``values``.
@@ -195,7 +200,8 @@ def polyphase(x, plan: PolyphasePlan, w, axis: int):
     Args:
       x: array ``[..., in, ...]`` (float).
       plan: from :func:`polyphase_plan`.
-      w: ``[L, K, Q]`` weights in ``x``'s dtype (a constant or traced array).
+      w: ``[L, K, Q]`` weights in ``x``'s dtype (a constant or traced array); not read (may be
+        empty) when ``plan.uses_weights`` is false.
       axis: the resampled axis.
 
     Returns:
