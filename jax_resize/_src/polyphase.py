@@ -151,7 +151,6 @@ def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_p
     w_edge = _edge_weights(w, step, lo, in_size, atol)
     if w_edge is not None:
         terms = tuple(tuple(float(v) if v != 0 else None for v in row) for row in w_edge)
-        w = np.broadcast_to(w_edge[:, :, None], w.shape).copy()
         return PolyphasePlan(phases, step, periods, out, True, start, terms), w
     terms = []
     for ph in range(phases):
