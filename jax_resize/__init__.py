@@ -1,16 +1,16 @@
 """jax_resize: ONNX Resize and OpenVINO Interpolate as pure, jittable JAX functions.
 
 Every resized axis gets a weight matrix ``[out_size, in_size]`` (coordinates -> filter ->
-weights), kept as its sparse taps and applied with fused gathers (CPU/GPU) or
-``lax.dot_general`` (TPU); nearest modes gather. Other frameworks' functions live in
-``jax_resize.compat``, Flax layers in ``jax_resize.flax``. See ``docs/architecture.md``.
+weights), kept as its sparse taps and applied in one jitted function: polyphase strided slices
+for rational ratios and fused banded gathers otherwise (the CPU/GPU default), or
+``lax.dot_general`` matmuls (the TPU default); nearest modes gather. Other frameworks' functions
+live in ``jax_resize.compat``, Flax layers in ``jax_resize.flax``. See ``docs/architecture.md``.
 """
 
 from jax_resize._src.crop_and_resize import crop_and_resize
-from jax_resize._src.jax_image import resize
-from jax_resize._src.onnx_resize import onnx_node_resize, onnx_resize
-from jax_resize._src.openvino import openvino_interpolate
-from jax_resize._src.weights import weight_matrix
+from jax_resize._src.peers.jax_image import resize
+from jax_resize._src.peers.onnx import onnx_node_resize, onnx_resize, weight_matrix
+from jax_resize._src.peers.openvino import openvino_interpolate
 
 __version__ = "0.1.0"
 

@@ -10,7 +10,7 @@ the measured exactness).
 * :func:`tf_resize` — TensorFlow 2's ``tf.image.resize``.
 """
 
-from jax_resize._src.presets.cv2_preset import (
+from jax_resize._src.peers.opencv import (
     INTER_AREA,
     INTER_CUBIC,
     INTER_LANCZOS4,
@@ -20,9 +20,9 @@ from jax_resize._src.presets.cv2_preset import (
     INTER_NEAREST_EXACT,
     cv2_resize,
 )
-from jax_resize._src.presets.pil_preset import BICUBIC, BILINEAR, BOX, HAMMING, LANCZOS, NEAREST, pil_resize
-from jax_resize._src.presets.tf_preset import tf_resize
-from jax_resize._src.presets.torch_preset import torch_interpolate
+from jax_resize._src.peers.pillow import BICUBIC, BILINEAR, BOX, HAMMING, LANCZOS, NEAREST, pil_resize
+from jax_resize._src.peers.tensorflow import tf_resize
+from jax_resize._src.peers.torch import torch_interpolate
 
 __all__ = [
     "BICUBIC",

@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 import numbers
 
+import jax
+from jax.typing import ArrayLike
+
 try:
     from flax import linen as _linen
     from flax import nnx as _nnx
@@ -20,20 +23,10 @@ except ImportError as error:  # pragma: no cover - exercised only without flax
         "or `pip install flax`."
     ) from error
 
-from jax_resize._src.jax_image import resize as _resize
+from jax_resize._src import validation as _v
+from jax_resize._src.peers.jax_image import resize as _resize
 
 __all__ = ["LinenResize", "Resize", "output_shape"]
-
-
-def _per_axis(name: str, value, count: int, kind):
-    """``value`` as a tuple of ``count`` numbers (a single number is repeated)."""
-    values = (value,) * count if isinstance(value, numbers.Number) else tuple(value)
-    if len(values) != count:
-        raise ValueError(f"{name}={value!r} must be one number or {count} (one per spatial axis).")
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, kind):
-            raise TypeError(f"{name}={value!r} must contain {'ints' if kind is numbers.Integral else 'numbers'}.")
-    return values
 
 
 def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
@@ -54,13 +47,9 @@ def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
     if (size is None) == (scale is None):
         raise ValueError(f"give exactly one of size and scale; got size={size!r}, scale={scale!r}.")
     if size is not None:
-        out = _per_axis("size", size, len(spatial), numbers.Integral)
-        if any(s < 0 for s in out):
-            raise ValueError(f"size={size!r} must be >= 0.")
+        out = _v.per_axis("size", size, len(spatial), integer=True, positive=False, where=" (one per spatial axis)")
     else:
-        scales = _per_axis("scale", scale, len(spatial), numbers.Real)
-        if not all(math.isfinite(s) and s > 0 for s in scales):
-            raise ValueError(f"scale={scale!r} must be finite and > 0.")
+        scales = _v.per_axis("scale", scale, len(spatial), integer=False, where=" (one per spatial axis)")
         out = tuple(int(math.floor(n * float(s))) for n, s in zip(spatial, scales))
     return (input_shape[0], *(int(s) for s in out), input_shape[-1])
 
@@ -111,7 +100,7 @@ class Resize(_nnx.Module):
         self.precision = precision
         self.options = tuple(sorted(options.items()))  # static, hashable
 
-    def __call__(self, x):
+    def __call__(self, x: ArrayLike) -> jax.Array:
         return _apply(x, self.size, self.scale, self.method, self.antialias, self.precision, dict(self.options))
 
 
@@ -130,10 +119,10 @@ class LinenResize(_linen.Module):
     method: str = "linear"
     antialias: bool = True
     precision: object = None
-    options: object = None
+    options: dict | None = None
 
     @_linen.compact
-    def __call__(self, x):
+    def __call__(self, x: ArrayLike) -> jax.Array:
         return _apply(x, self.size, self.scale, self.method, self.antialias, self.precision, dict(self.options or {}))
 
 

@@ -9,7 +9,7 @@ import jax
 import numpy as np
 import pytest
 
-from jax_resize._src import coordinates as _coordinates
+from jax_resize._src.peers import torch as _torch
 from jax_resize.compat import torch_interpolate
 
 torch = pytest.importorskip("torch")
@@ -99,7 +99,7 @@ def test_nearest_4d_shortcuts_and_float32_indices():
         _compare(x.reshape(1, 1, 10), dict(mode="nearest", scale_factor=sf))
         _compare(x.reshape(1, 1, 1, 1, 10), dict(mode="nearest", scale_factor=(1.0, 1.0, sf)))
     # nearest-exact's coordinate is one fused multiply-add in float32 (0.99999997 rounds to 1).
-    idx = _coordinates.torch_nearest_indices(2, 41, exact=True)
+    idx = _torch.nearest_indices(2, 41, exact=True)
     assert idx[20] == 1
     _compare(np.arange(2, dtype=np.float32).reshape(1, 1, 2), dict(mode="nearest-exact", size=41))
 

@@ -11,7 +11,7 @@ METHODS = [m.name.lower().replace("_", "-") for m in jax.image.ResizeMethod]
 
 
 def test_every_installed_method_is_covered():
-    assert set(METHODS) <= set(jax_resize._src.jax_image.METHODS)
+    assert set(METHODS) <= set(jax_resize._src.peers.jax_image.METHODS)
 
 
 @pytest.mark.parametrize("method", METHODS)

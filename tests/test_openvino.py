@@ -212,7 +212,7 @@ def _cpu_case_rank_up_to_4(rng, mode):
 def test_nearest_indices_exhaustive():
     # REF on arange data returns the source indices. Every coordinate mode x rounding mode, in
     # 1..16 x out 1..24 (sizes) and 18 scales x in 1..16 (scales): float32 ties must agree.
-    from jax_resize._src import openvino as _ov
+    from jax_resize._src.peers import openvino as _ov
 
     for ctm in CTMS:
         for nm in NEAREST_MODES:
@@ -234,16 +234,16 @@ def test_nearest_indices_exhaustive():
                     if o == n:
                         np.testing.assert_array_equal(want, x)
                         continue
-                    kind, idx = _ov.axis_weights("nearest", n, o, s, coordinate_transformation_mode=ctm,
-                                                 nearest_mode=nm)
+                    idx = _ov.axis_record("nearest", n, o, s, coordinate_transformation_mode=ctm,
+                                          nearest_mode=nm).index
                     np.testing.assert_array_equal(idx, want, err_msg=f"{ctm} {nm} in={n} {scm}={v}")
 
 
 @pytest.mark.parametrize("mode", ["linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow"])
 def test_weight_matrices_exhaustive(mode):
     # REF applied to eye(in) along axis 0 is that axis's weight matrix W: [out, in].
-    from jax_resize._src import openvino as _ov
     from jax_resize._src import weights
+    from jax_resize._src.peers import openvino as _ov
 
     for ctm in CTMS if not mode.endswith("_pillow") else ["half_pixel"]:
         for n in range(1, 13):
@@ -255,16 +255,16 @@ def test_weight_matrices_exhaustive(mode):
                 if o == n:  # the identity (REF's cubic weights sum to 1 in float32 only)
                     np.testing.assert_allclose(want, eye, atol=1e-5)
                     continue
-                _, taps = _ov.axis_weights(mode, n, o, np.float32(o) / np.float32(n),
-                                           coordinate_transformation_mode=ctm, cube_coeff=-0.6)
+                taps = _ov.axis_record(mode, n, o, np.float32(o) / np.float32(n),
+                                       coordinate_transformation_mode=ctm, cube_coeff=-0.6)
                 # REF evaluates cubic in float32
-                np.testing.assert_allclose(weights.taps_to_matrix(*taps, n), want,
+                np.testing.assert_allclose(weights.record_matrix(taps), want,
                                            atol=1e-5 if mode == "cubic" else 1e-6, err_msg=f"{ctm} {n}->{o}")
 
 
 def test_output_length_in_scales_mode_is_the_runtimes():
     # int(f32(in) * (f32(s) + 1e-6f)); floor(in * s) in float64 disagrees e.g. for in=10, s=0.7.
-    from jax_resize._src.openvino import output_length_from_scale
+    from jax_resize._src.peers.openvino import output_length_from_scale
 
     rng = np.random.default_rng(7)
     scales = [0.7, 0.1, 0.3, 0.6, 1.1, 1.7, 2.3, 0.9999999, 1.0] + list(rng.uniform(0.05, 4, 40))

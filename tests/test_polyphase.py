@@ -13,8 +13,8 @@ import pytest
 
 from conftest import reference_resize
 from jax_resize import onnx_resize
-from jax_resize._src import apply as _apply
 from jax_resize._src import polyphase as _polyphase
+from jax_resize._src import strategies as _strategies
 from jax_resize._src import weights as _weights
 
 RNG = np.random.default_rng(7)
@@ -131,11 +131,8 @@ def test_vmap_and_jit_agree_with_reference():
 
 
 def test_auto_uses_polyphase_off_tpu_and_banded_for_irregular_axes():
-    ops = [_weights.AxisResample(axis=a, in_size=n, tap_index=i, tap_weight=w)
-           for a, n, (i, w) in [(1, 6, _taps(_reference_matrix(6, 12, mode="linear"))),
-                                (2, 300, _taps(_reference_matrix(300, 224, mode="linear")))]]
-    assert _apply.choose_strategy(ops[0], "auto", backend="cpu") == "polyphase"
-    assert _apply.choose_strategy(ops[0], "auto", backend="tpu") == "dense"
-    prepared = [_apply._prepare(op, "polyphase", np.float32) for op in ops]
-    assert [s for _, s in prepared] == ["polyphase", "banded"]  # 300 -> 224: 56 phases
-    assert prepared[0][0].phase_plan is not None and prepared[1][0].phase_plan is None
+    records = [_weights.Taps(*_taps(_reference_matrix(n, o, mode="linear")), n) for n, o in [(6, 12), (300, 224)]]
+    assert _strategies.plan(1, records[0], "auto", backend="cpu").strategy == "polyphase"
+    assert _strategies.plan(1, records[0], "auto", backend="tpu").strategy == "dense"
+    prepared = [_strategies.plan(1, r, "polyphase") for r in records]
+    assert [p.strategy for p in prepared] == ["polyphase", "banded"]  # 300 -> 224: 56 phases

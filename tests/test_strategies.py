@@ -13,9 +13,9 @@ import pytest
 
 from conftest import reference_resize
 from jax_resize import onnx_resize, resize
-from jax_resize._src import apply as _apply
+from jax_resize._src import strategies as _strategies
 
-STRATEGIES = [s for s in _apply.STRATEGIES if s != "auto"]
+STRATEGIES = [s for s in _strategies.STRATEGY_NAMES if s != "auto"]
 RNG = np.random.default_rng(0)
 
 
@@ -103,5 +103,5 @@ def test_nearest_patterns_equal_gathers(in_size, out_size, kw):
     want = reference_resize(x, sizes=[out_size], axes=[1], mode="nearest", **kw)
     np.testing.assert_array_equal(got, want)
     index = np.asarray(reference_resize(np.arange(in_size, dtype=np.int64), sizes=[out_size], mode="nearest", **kw))
-    pattern = _apply.index_pattern(index, in_size)
+    pattern = _strategies.index_pattern(index, in_size)
     assert (pattern is None) == ((in_size, out_size) == (7, 5))

@@ -12,6 +12,7 @@ import pytest
 from conftest import reference_resize
 from jax_resize import weight_matrix
 from jax_resize._src import kernels, weights
+from jax_resize._src.peers import onnx
 
 
 def test_hand_table_linear_upsample():
@@ -31,7 +32,7 @@ def test_hand_table_cubic_align_corners():
 
 CASES = [
     dict(mode=m, coordinate_transformation_mode=c, **extra)
-    for m, extra in [("nearest", dict(nearest_mode=n)) for n in weights.NEAREST_MODES]
+    for m, extra in [("nearest", dict(nearest_mode=n)) for n in onnx.NEAREST_MODES]
     + [("linear", dict(antialias=a, exclude_outside=e)) for a, e in itertools.product((0, 1), (0, 1))]
     + [("cubic", dict(antialias=a, exclude_outside=e, cubic_coeff_a=-0.5)) for a, e in itertools.product((0, 1), (0, 1))]
     for c in ("half_pixel", "half_pixel_symmetric", "align_corners", "asymmetric", "pytorch_half_pixel")
@@ -70,7 +71,7 @@ def test_rows_sum_to_one():
 
 def test_filter_matrix_box_covers_half_open_boundary():
     # Box stretched by 2 around x = 2: taps with d in (-1, 1] -> pixels 2 and 3 (d = 0, 1), not 1.
-    W = weights.filter_matrix(np.array([2.0]), 6, kernels.BOX, stretch=2.0, normalize=True)
+    W = weights.record_matrix(weights.filter_taps(np.array([2.0]), 6, kernels.BOX, stretch=2.0, normalize=True))
     np.testing.assert_allclose(W, [[0, 0, 0.5, 0.5, 0, 0]])
 
 

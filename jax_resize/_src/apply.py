@@ -1,263 +1,169 @@
-"""Layer 3 — apply: per-axis operators -> the output array.
+"""Layer 3 — apply: per-axis records -> the output array, in one jitted application.
 
-Contract: ``apply_axes(x, ops, ...)`` applies each :class:`~.weights.AxisResample` in order to
-its axis and returns an array of ``x``'s dtype:
+Contract: :func:`run` takes ``x`` and ``(axis, record)`` pairs (:class:`~.weights.Gather` /
+:class:`~.weights.Taps`), prepares one plan per axis with the strategy registry
+(:mod:`.strategies`: dense, banded, polyphase, gather), and calls :data:`apply`, a single jitted
+function of ``x`` and the plans (weights are arguments, not constants: one compilation per
+structure and shapes) that
 
-* nearest (``op.index``): a gather, ``jnp.take`` — no arithmetic, bit exact for every dtype;
-* filters (``op.tap_index``/``op.tap_weight``), by strategy:
+* applies the axes shrink-first (inner axis first between equal upsampling ratios), fusing
+  consecutive banded axes whose tap counts multiply to at most ``FUSE_MAX_TAPS`` into one pass;
+* computes in the compute dtype of :mod:`.dtypes` (complex: real and imaginary parts apart);
+* fills rows flagged ``outside`` with ``extrapolation_value``;
+* returns to integer dtypes with the :class:`~.rounding.IntegerPolicy` given — once at the end
+  (default: half to even, saturated), or after every pass in the order given (``per_pass``,
+  ``fixed_point_bits``: the weights are then split for exact fixed-point arithmetic here).
 
-  - ``"dense"``: the ``[out, in]`` matrix (folded from the taps) contracted with
-    ``lax.dot_general`` (``precision`` HIGHEST by default). Always correct; the default on TPU,
-    where the MXU makes matmuls cheap. Never used for a matrix above ``MAX_DENSE_ELEMENTS``.
-  - ``"banded"``: ``out[o] = sum_k w[o, k] * x[index[o, k]]`` as ``k`` gathers fused into
-    multiply-adds — one pass over memory, ``O(out * k)`` work instead of ``O(out * in)``.
-    Consecutive axes whose tap counts multiply to at most ``FUSE_MAX_TAPS`` share one pass
-    (e.g. bilinear and bicubic upsampling), so no intermediate array is written.
-  - ``"polyphase"``: for a rational ratio ``L / M`` with few phases (:mod:`.polyphase`), each
-    output phase is a sum of strided slices of the input (extended by its edge element or by
-    zeros) — no gathers. Axes without such a form (irregular ratios, integer decimation, traced
-    weights) use ``"banded"``. The default on CPU and GPU.
-
-  Accumulation is in the compute dtype of :mod:`.dtypes`; rows flagged ``outside`` take
-  ``extrapolation_value``; integers are rounded half to even and saturated.
-
-NaN/Inf locality: a non-finite input element only affects outputs whose filter gives it a
-non-zero weight. ``banded`` skips zero-weight taps; ``dense`` contracts the finite part and
-rebuilds the non-finite outputs from matmuls of the NaN/+Inf/-Inf masks (only when the input
-has a non-finite value: a ``lax.cond``, which ``vmap`` turns into computing both branches).
+Gathers never pass through float arithmetic (bit exact for every dtype). NaN/Inf locality: a
+non-finite input only affects outputs whose filter gives it a non-zero weight (``banded`` and
+``polyphase`` skip zero weights; ``dense`` switches to a mask-aware contraction under a
+``lax.cond`` when the input has a non-finite value).
 
 Everything is a pure function of its array arguments, so ``jit``, ``vmap`` and ``grad`` (with
-respect to ``x`` and to traced weights) work through it. ``apply`` is the same function jitted
-with the static structure as static arguments.
+respect to ``x`` and to traced weights) work through it.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from . import banded as _banded
 from . import dtypes as _dtypes
-from . import polyphase as _polyphase
+from . import rounding as _rounding
+from . import strategies as _strategies
 from . import validation as _v
 from . import weights as _weights
 
-STRATEGIES = ("auto", "dense", "banded", "polyphase")
-#: Largest dense weight matrix (entries) ever built, on the host or the device (128 MiB float64).
-MAX_DENSE_ELEMENTS = 1 << 24
 #: Banded axes are fused into one pass (no intermediate arrays) while the product of their tap
 #: counts is at most this; beyond it separate passes do less arithmetic.
 FUSE_MAX_TAPS = 16
 
 
-def choose_strategy(op: _weights.AxisResample, strategy: str = "auto", backend: str | None = None) -> str:
-    """The strategy requested for one filter axis: ``"dense"``, ``"banded"`` or ``"polyphase"``.
-
-    ``auto`` picks dense on TPU (matmul units) unless the matrix is too large, polyphase elsewhere
-    (which :func:`run` turns into banded for an axis without a small polyphase form).
-    A forced ``dense`` beyond ``MAX_DENSE_ELEMENTS`` is an error rather than an out-of-memory.
-    """
-    size = op.out_size * op.in_size
-    if strategy == "dense" and size > MAX_DENSE_ELEMENTS:
-        raise ValueError(
-            f"strategy='dense' would build a {op.out_size}x{op.in_size} weight matrix "
-            f"({size} > MAX_DENSE_ELEMENTS = {MAX_DENSE_ELEMENTS}); use strategy='banded' or 'auto'."
-        )
-    if strategy != "auto":
-        return strategy
-    backend = backend or jax.default_backend()
-    return "dense" if backend == "tpu" and size <= MAX_DENSE_ELEMENTS else "polyphase"
-
-
-def _axis_shape(ndim: int, axis: int, length: int) -> list[int]:
-    shape = [1] * ndim
-    shape[axis] = length
-    return shape
-
-
-def _dot(y, matrix, axis: int, precision):
-    """``out[..., o, ...] = sum_i W[o, i] * y[..., i, ...]`` along ``axis``; W: [out, in]."""
-    out = lax.dot_general(
-        y, matrix, (((axis,), (1,)), ((), ())), precision=precision, preferred_element_type=y.dtype
-    )  # the new axis comes last
-    return jnp.moveaxis(out, -1, axis)
-
-
-def _dense_nonfinite(y, matrix, axis: int, precision):
-    """Dense contraction in which NaN/Inf inputs reach only the outputs that weight them."""
-    finite = jnp.isfinite(y)
-    out = _dot(jnp.where(finite, y, 0), matrix, axis, precision)
-    f = lambda mask, w: _dot(mask.astype(y.dtype), w.astype(y.dtype), axis, precision) > 0
-    pos, neg, nonzero = matrix > 0, matrix < 0, matrix != 0
-    nan, pinf, ninf = jnp.isnan(y), y == jnp.inf, y == -jnp.inf
-    to_nan = f(nan, nonzero)
-    to_pinf = f(pinf, pos) | f(ninf, neg)
-    to_ninf = f(ninf, pos) | f(pinf, neg)
-    out = jnp.where(to_pinf, jnp.inf, jnp.where(to_ninf, -jnp.inf, out))
-    return jnp.where(to_nan | (to_pinf & to_ninf), jnp.nan, out)
-
-
-def _gather(x, op: _weights.AxisResample):
-    """Nearest along ``op.axis``: a broadcast or a strided slice for regular index patterns
-    (XLA turns them into plain copies), else a gather."""
-    if op.pattern is not None and op.pattern[0] == "repeat":
-        k, a = op.pattern[1], op.axis
-        wide = lax.broadcast_in_dim(x, x.shape[:a + 1] + (k,) + x.shape[a + 1:],
-                                    tuple(range(a + 1)) + tuple(range(a + 2, x.ndim + 1)))
-        return wide.reshape(x.shape[:a] + (op.out_size,) + x.shape[a + 1:])
-    if op.pattern is not None and op.pattern[0] == "stride":
-        _, start, step = op.pattern
-        return lax.slice_in_dim(x, start, start + step * (op.out_size - 1) + 1, step, axis=op.axis)
-    return jnp.take(x, op.index, axis=op.axis, mode="clip")
-
-
-def index_pattern(index: np.ndarray, in_size: int) -> tuple | None:
-    """``("repeat", k)`` if ``index == arange(out) // k``, ``("stride", start, k)`` if
-    ``index == start + k * arange(out)`` (k >= 1), else ``None``."""
-    out = index.shape[0]
-    if out == 0:
-        return None
-    o = np.arange(out)
-    if out % max(in_size, 1) == 0 and out >= in_size > 0:
-        k = out // in_size
-        if k > 1 and np.array_equal(index, o // k):
-            return ("repeat", k)
-    step = int(index[1] - index[0]) if out > 1 else 1
-    if step >= 1 and np.array_equal(index, index[0] + step * o):
-        return ("stride", int(index[0]), step)
-    return None
-
-
-def _groups(ops, strategies):
-    """Splits the operators into passes: consecutive banded operators with constant taps share one
-    fused pass while the product of their tap counts stays <= ``FUSE_MAX_TAPS``."""
-    groups, taps = [], 0
-    for op, strategy in zip(ops, strategies):
-        k = op.tap_index.shape[1]
-        fusable = strategy == "banded" and op.transpose_index is not None and op.outside is None
-        if fusable and groups and groups[-1][-1][2] and taps * k <= FUSE_MAX_TAPS:
-            groups[-1].append((op, strategy, True))
-            taps *= k
+def _groups(plans, separate: bool):
+    """Splits the plans into passes: consecutive fusable banded plans share one pass while the
+    product of their tap counts stays <= ``FUSE_MAX_TAPS`` (never when ``separate``)."""
+    groups: list[list] = []
+    taps = 0
+    for p in plans:
+        fusable = not separate and isinstance(p, _strategies.BandedPlan) and p.fusable
+        if fusable and groups and groups[-1][-1][1] and taps * p.taps <= FUSE_MAX_TAPS:
+            groups[-1].append((p, True))
+            taps *= p.taps
         else:
-            groups.append([(op, strategy, fusable)])
-            taps = k
-    return [[(op, strategy) for op, strategy, _ in group] for group in groups]
+            groups.append([(p, fusable)])
+            taps = p.taps if fusable else 0
+    return [[p for p, _ in group] for group in groups]
 
 
-def _mask_rows(y, outside, axis: int, fill):
-    return jnp.where(outside.reshape(_axis_shape(y.ndim, axis, outside.shape[0])), jnp.asarray(fill, y.dtype), y)
-
-
-def apply_axes(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precision.HIGHEST,
-               strategies: tuple[str, ...] | None = None):
-    """Applies per-axis resampling operators to ``x``.
-
-    Args:
-      x: array ``[...]`` of any supported dtype.
-      ops: sequence of ``AxisResample``; either all gathers (nearest) or all filters.
-      extrapolation_value: value of rows flagged ``outside``.
-      precision: ``lax.Precision`` for dense contractions.
-      strategies: per-op ``"dense"``/``"banded"``/``"polyphase"`` (filters; polyphase needs
-        ``op.phase_plan``); default banded.
-
-    Returns:
-      The resampled array, same dtype as ``x``.
-    """
+def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts):
+    """The jitted application (see the module docstring); ``fixed_shifts[i]`` is the split ``b``
+    of plan ``i`` under a fixed-point policy (else ``None``)."""
     x = jnp.asarray(x)
-    if all(op.index is not None for op in ops):
-        fill = _dtypes.scalar_as(extrapolation_value, x.dtype)
-        for op in ops:
-            x = _gather(x, op)
-            if op.outside is not None:
-                x = _mask_rows(x, op.outside, op.axis, fill)
+    dtype = np.dtype(x.dtype)
+    if all(isinstance(p, _strategies.GatherPlan) for p in plans):
+        fill = _rounding.scalar_as(extrapolation_value, dtype)
+        for p in plans:
+            x = _strategies.apply_group(x, [p], precision, False)
+            if p.outside is not None:
+                x = _strategies.mask_rows(x, p.outside, p.axis, fill)
         return x
     if jnp.iscomplexobj(x):
-        kw = dict(precision=precision, strategies=strategies)
-        real = apply_axes(jnp.real(x), ops, extrapolation_value=extrapolation_value, **kw)
-        imag = apply_axes(jnp.imag(x), ops, extrapolation_value=0.0, **kw)
+        kw = dict(precision=precision, integer=integer, fixed_shifts=fixed_shifts)
+        real = _apply(jnp.real(x), plans, extrapolation_value=extrapolation_value, **kw)
+        imag = _apply(jnp.imag(x), plans, extrapolation_value=0.0, **kw)
         return lax.complex(real, imag).astype(x.dtype)
-    strategies = strategies or ("banded",) * len(ops)
-    cdtype = _dtypes.compute_dtype(x.dtype)
+    cdtype = _dtypes.compute_dtype(dtype)
+    integral = dtype.kind in "iu"
+    passes = integral and integer.passes
 
-    def run_all(y, dense_fn):
-        for group in _groups(ops, strategies):
-            op, strategy = group[0]
-            if strategy == "dense":
-                matrix = op.matrix
-                if matrix is None:  # traced taps: fold on the device (differentiable)
-                    matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size, xp=jnp)
-                y = dense_fn(y, matrix.astype(cdtype), op.axis, precision)
-            elif op.transpose_index is not None:  # constant taps: fused, fast transpose
-                plans = [(g.phase_plan, g.phase_weight) if s == "polyphase" else None for g, s in group]
-                y = _banded.banded(
-                    y, [(g.tap_index, g.tap_weight.astype(cdtype)) for g, _ in group],
-                    [(g.transpose_index, g.transpose_weight.astype(cdtype)) for g, _ in group],
-                    [g.axis for g, _ in group], plans)
-            else:
-                y = _banded.banded_traced(y, [(op.tap_index, op.tap_weight)], [op.axis])
-            for g, _ in group:
-                if g.outside is not None:
-                    y = _mask_rows(y, g.outside, g.axis, extrapolation_value)
+    def run_all(y, nonfinite):
+        for i, group in enumerate(_groups(plans, separate=passes)):
+            y = _strategies.apply_group(y, group, precision, nonfinite)
+            for p in group:
+                if p.outside is not None:
+                    y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
+            if passes:
+                (p,) = group  # one plan per pass: group i is plan i
+                b = fixed_shifts[i]
+                if b is not None:
+                    bits = integer.fixed_point_bits
+                    info = np.iinfo(dtype)
+                    y = _rounding.combine_fixed_point(y, axis=p.axis, b=b, bits=bits, lo=float(info.min),
+                                                      hi=float(info.max))
+                else:
+                    y = _rounding.round_clip(y, dtype, integer.rounding)
         return y
 
     y = x.astype(cdtype)
-    if "dense" in strategies and jnp.issubdtype(cdtype, jnp.floating):
-        y = lax.cond(jnp.all(jnp.isfinite(y)), lambda v: run_all(v, _dot),
-                     lambda v: run_all(v, _dense_nonfinite), y)
+    dense = any(isinstance(p, _strategies.DensePlan) for p in plans)
+    if dense and jnp.issubdtype(cdtype, jnp.floating):
+        y = lax.cond(jnp.all(jnp.isfinite(y)), lambda v: run_all(v, False), lambda v: run_all(v, True), y)
     else:
-        y = run_all(y, _dot)
-    return _dtypes.to_output(y, x.dtype)
+        y = run_all(y, False)
+    return _rounding.to_output(y, dtype, integer.rounding)
 
 
-apply = jax.jit(apply_axes, static_argnames=("extrapolation_value", "precision", "strategies"))
+apply = jax.jit(_apply, static_argnames=("extrapolation_value", "precision", "integer", "fixed_shifts"))
 
 
-def run(x, ops, *, extrapolation_value: float = 0.0, precision=lax.Precision.HIGHEST, strategy: str = "auto"):
-    """Chooses strategies, casts host (float64) weights once, then calls the jitted :func:`apply`.
-
-    Front ends call this. With no operators (every axis is the identity) ``x`` is returned as a
-    jax array unchanged.
-    """
-    strategy = _v.choice("strategy", strategy, STRATEGIES)
-    x = jnp.asarray(x)
-    if not ops:
-        return x
-    cdtype = _dtypes.compute_dtype(x.dtype)
-    ops = sorted(ops, key=_order)
-    strategies = [choose_strategy(op, strategy) if op.index is None else "gather" for op in ops]
-    for i, op in enumerate(ops):
-        if isinstance(op.tap_weight, np.ndarray):
-            ops[i], strategies[i] = _prepare(op, strategies[i], cdtype)
-        elif strategies[i] == "polyphase":  # traced weights: no host plan
-            strategies[i] = "banded"
-    strategies = tuple(strategies)
-    ops = [op.replace(pattern=index_pattern(op.index, op.in_size))
-           if isinstance(op.index, np.ndarray) and op.outside is None else op for op in ops]
-    return apply(x, ops, extrapolation_value=float(extrapolation_value), precision=precision, strategies=strategies)
-
-
-def _order(op: _weights.AxisResample):
+def _order(pair):
     """Shrink first: the axis with the smallest out/in ratio is applied first. Between equal
     upsampling ratios the inner axis goes first: its output interleaves the shortest runs, so it
     should write the smaller array (bilinear x2 NHWC: W then H measured ~15% faster)."""
-    ratio = op.out_size / max(op.in_size, 1)
-    return (ratio, -op.axis if ratio > 1 else op.axis)
+    axis, record = pair
+    ratio = record.out_size / max(record.in_size, 1)
+    return (ratio, -axis if ratio > 1 else axis)
 
 
-def _prepare(op: _weights.AxisResample, strategy: str, cdtype) -> tuple[_weights.AxisResample, str]:
-    """Host-side work for constant taps, cast once: the dense matrix, the polyphase plan, or the
-    transposed taps (banded; also polyphase's fallback for an axis without a small plan)."""
-    if strategy == "dense":
-        matrix = _weights.taps_to_matrix(op.tap_index, op.tap_weight, op.in_size)
-        return op.replace(tap_weight=op.tap_weight.astype(cdtype), matrix=matrix.astype(cdtype)), strategy
-    found = _polyphase.polyphase_plan(op.tap_index, op.tap_weight, op.in_size) if strategy == "polyphase" else None
-    t_index, t_weight = _banded.transpose_taps(op.tap_index, op.tap_weight, op.in_size)
-    op = op.replace(tap_weight=op.tap_weight.astype(cdtype), transpose_index=t_index,
-                    transpose_weight=t_weight.astype(cdtype))
-    if found is None:
-        return op, "banded"
-    plan, w = found
-    w = w.astype(cdtype) if plan.uses_weights else np.zeros((0,), cdtype)  # scalar terms only
-    return op.replace(phase_plan=plan, phase_weight=w), strategy
+def _split_fixed_point(record, bits: int, max_input: float):
+    """A fixed-point record as stacked ``[kh; kl]`` taps (twice the rows) and its split ``b``."""
+    kh, kl, b = _rounding.split_fixed_point(record.weight, bits, max_input)
+    stacked = _weights.Taps(np.concatenate([record.index, record.index]), np.concatenate([kh, kl]),
+                            record.in_size)
+    return stacked, b
+
+
+def run(
+    x,
+    ops: Sequence[tuple[int, _weights.Record]],
+    *,
+    extrapolation_value: float = 0.0,
+    precision=lax.Precision.HIGHEST,
+    strategy: str = "auto",
+    integer: _rounding.IntegerPolicy = _rounding.FINAL_HALF_EVEN,
+) -> jax.Array:
+    """Plans every axis on the host, then calls the jitted :data:`apply`. Front ends call this.
+
+    Args:
+      x: the input array.
+      ops: ``(axis, record)`` pairs, one per resampled axis. Under a per-pass integer policy
+        (and for integer ``x``) the passes run in this order; otherwise shrink-first.
+      extrapolation_value: fill of rows flagged ``outside``.
+      precision: ``lax.Precision`` of dense contractions.
+      strategy: ``"auto"``, ``"dense"``, ``"banded"`` or ``"polyphase"`` (:mod:`.strategies`).
+      integer: how integer results are rounded (:mod:`.rounding`).
+
+    Returns:
+      The resampled array, ``x``'s dtype. With no records ``x`` is returned as a jax array.
+    """
+    strategy = _v.choice("strategy", strategy, _strategies.STRATEGY_NAMES)
+    x = jnp.asarray(x)
+    if not ops:
+        return x
+    dtype = np.dtype(x.dtype)
+    cdtype = _dtypes.compute_dtype(dtype)
+    integral = dtype.kind in "iu"
+    ops = list(ops) if integral and integer.passes else sorted(ops, key=_order)
+    plans, shifts = [], []
+    for axis, record in ops:
+        b = None
+        if integral and integer.fixed_point_bits is not None and isinstance(record, _weights.Taps):
+            record, b = _split_fixed_point(record, integer.fixed_point_bits, float(np.iinfo(dtype).max))
+        plans.append(_strategies.plan(axis, record, strategy, cdtype))
+        shifts.append(b)
+    return apply(x, plans, extrapolation_value=float(extrapolation_value), precision=precision, integer=integer,
+                 fixed_shifts=tuple(shifts))

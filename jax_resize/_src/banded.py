@@ -1,32 +1,32 @@
-"""Banded contractions: ``out[o] = sum_k w[o, k] * x[index[o, k]]`` along one or more axes.
+"""Banded contractions ``out[o] = sum_k w[o, k] * x[index[o, k]]``, and the linear-map primitive.
 
-Contract: :func:`banded` contracts ``x`` along each axis of a group with that axis's taps in a
-single pass: for taps ``(index_i, weight_i)`` on axes ``a_1..a_m`` it sums, over every tap
-combination, ``prod_i w_i * x[index_1, ..., index_m]`` — gathers fused into multiply-adds, so the
-intermediate arrays of a per-axis application are never written. Zero weights are skipped, so
-NaN/Inf inputs reach only the outputs that weight them.
+Contract:
 
-An axis with a polyphase plan (:mod:`.polyphase`) is computed from strided slices instead of
-gathers — same weights, same primitive, so it shares the derivative below.
-
-Its reverse-mode derivative with respect to ``x`` is the same contraction with the *transposed*
-taps (precomputed on the host by :func:`transpose_taps`) instead of scatter-adds, which XLA runs
-serially on CPU. It is a JAX primitive (``jax_resize_banded``) so that ``jvp``, ``grad``,
-``vmap`` and ``jit`` all work; the taps are constants (no derivative flows to them — traced
-weights use :func:`banded_traced`, plain jax ops, instead).
+* :func:`banded_traced` contracts ``x`` along one or more axes with their taps in a single pass:
+  for taps ``(index_i, weight_i)`` on axes ``a_1..a_m`` it sums, over every tap combination,
+  ``prod_i w_i * x[index_1, ..., index_m]`` — gathers fused into multiply-adds, so the
+  intermediate arrays of a per-axis application are never written. Zero weights are skipped, so
+  NaN/Inf inputs reach only the outputs that weight them. Plain jax ops: differentiable in the
+  weights too (traced taps).
+* :data:`linear_map_p` (``jax_resize_linear_map``) is a JAX primitive for a map that is linear in
+  ``x`` with constant operands. It takes *any* forward implementation (a hashable
+  :class:`Implementation`: the banded contraction, or a polyphase plan) and the implementation of
+  its transpose; ``jvp`` applies the map to the tangent and ``transpose`` swaps the two, so
+  gradients are the banded contraction with host-transposed taps (:func:`transpose_taps`) instead
+  of scatter-adds, which XLA runs serially on CPU. ``vmap`` and ``jit`` work through it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
 from jax import core as _core
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
-
-from . import polyphase as _polyphase
 
 
 def banded_traced(x, taps, axes):
@@ -83,12 +83,56 @@ def transpose_taps(index: np.ndarray, weight: np.ndarray, in_size: int):
     return t_index, t_weight
 
 
-banded_p = Primitive("jax_resize_banded")
+class Implementation:
+    """A forward implementation for :data:`linear_map_p`: hashable, static.
 
-_NO_WEIGHTS = np.zeros((0,), np.float32)
+    Subclasses define ``__call__(x, *operands)`` (the map, linear in ``x``), ``out_shape(shape,
+    operands)`` and ``shifted(n)`` (the same map on an array with ``n`` leading batch axes).
+    """
+
+    def __call__(self, x, *operands):  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def out_shape(self, shape, operands) -> tuple[int, ...]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def shifted(self, n: int) -> Implementation:  # pragma: no cover - interface
+        raise NotImplementedError
 
 
-def banded(x, taps, transposed, axes, plans=None):
+@dataclasses.dataclass(frozen=True)
+class Banded(Implementation):
+    """The fused banded contraction over ``axes``; operands ``index_1, weight_1, index_2, ...``."""
+
+    axes: tuple[int, ...]
+
+    def __call__(self, x, *operands):
+        taps = [(operands[2 * i], operands[2 * i + 1]) for i in range(len(self.axes))]
+        return banded_traced(x, taps, self.axes)
+
+    def out_shape(self, shape, operands):
+        shape = list(shape)
+        for i, axis in enumerate(self.axes):
+            shape[axis] = operands[2 * i].shape[0]
+        return tuple(shape)
+
+    def shifted(self, n):
+        return Banded(tuple(a + n for a in self.axes))
+
+
+linear_map_p = Primitive("jax_resize_linear_map")
+
+
+def linear_map(x, forward: Implementation, operands, transpose: Implementation, t_operands):
+    """Applies ``forward(x, *operands)``, whose transpose is ``transpose(g, *t_operands)``.
+
+    Both operand lists are constants (no derivative flows to them). Returns ``x`` mapped, in
+    ``x``'s dtype.
+    """
+    return linear_map_p.bind(x, *operands, *t_operands, forward=forward, transpose=transpose, n=len(operands))
+
+
+def banded(x, taps, transposed, axes):
     """Fused banded contraction of ``x`` along ``axes`` with constant taps.
 
     Args:
@@ -96,78 +140,53 @@ def banded(x, taps, transposed, axes, plans=None):
       taps: per axis ``(index [out_i, k_i], weight [out_i, k_i])``, weights in ``x``'s dtype.
       transposed: per axis the taps of ``W_i.T`` (:func:`transpose_taps`), ``[in_i, k_t]``.
       axes: the contracted axes.
-      plans: optional, per axis ``None`` or ``(PolyphasePlan, w [L, K, Q])``: that axis is
-        applied as strided slices (:mod:`.polyphase`, same weights) instead of gathers; its
-        transpose still uses the transposed taps. An axis with a plan must be alone in ``axes``.
 
     Returns:
       ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype.
     """
-    plans = plans or [None] * len(axes)
-    fwd = tuple(None if p is None else p[0] for p in plans)
-    weights = [_NO_WEIGHTS if p is None else p[1] for p in plans]
-    flat = ([a for pair in taps for a in pair] + [a for pair in transposed for a in pair]
-            + weights + [_NO_WEIGHTS] * len(axes))
-    return banded_p.bind(x, *flat, axes=tuple(axes), plans=fwd, tplans=(None,) * len(axes))
+    flat: list[Any] = [a for pair in taps for a in pair]
+    t_flat: list[Any] = [a for pair in transposed for a in pair]
+    return linear_map(x, Banded(tuple(axes)), flat, Banded(tuple(axes)), t_flat)
 
 
-def _split(operands, axes):
-    m = len(axes)
-    taps = [(operands[2 * i], operands[2 * i + 1]) for i in range(m)]
-    transposed = [(operands[2 * m + 2 * i], operands[2 * m + 2 * i + 1]) for i in range(m)]
-    weights = list(operands[4 * m:5 * m])
-    t_weights = list(operands[5 * m:6 * m])
-    return taps, transposed, weights, t_weights
+def _impl(x, *operands, forward, transpose, n):
+    return forward(x, *operands[:n])
 
 
-def _impl(x, *operands, axes, plans, tplans):
-    taps, _, weights, _ = _split(operands, axes)
-    if any(p is not None for p in plans):
-        (plan,), (w,), (axis,) = plans, weights, axes
-        return _polyphase.polyphase(x, plan, w.astype(x.dtype), axis)
-    return banded_traced(x, taps, axes)
-
-
-def _abstract_eval(x, *operands, axes, plans, tplans):
-    taps, *_ = _split(operands, axes)
-    shape = list(x.shape)
-    for (index, _), axis in zip(taps, axes):
-        shape[axis] = index.shape[0]
-    return _core.ShapedArray(tuple(shape), x.dtype)
+def _abstract_eval(x, *operands, forward, transpose, n):
+    return _core.ShapedArray(forward.out_shape(x.shape, operands[:n]), x.dtype)
 
 
 def _jvp(primals, tangents, **params):
     x, *operands = primals
-    out = banded_p.bind(x, *operands, **params)
+    out = linear_map_p.bind(x, *operands, **params)
     tx = tangents[0]
     if type(tx) is ad.Zero:
         return out, ad.Zero.from_primal_value(out)
-    return out, banded_p.bind(tx, *operands, **params)
+    return out, linear_map_p.bind(tx, *operands, **params)
 
 
-def _transpose(ct, x, *operands, axes, plans, tplans):
+def _transpose(ct, x, *operands, forward, transpose, n):
     assert ad.is_undefined_primal(x)
     none = (None,) * len(operands)
     if type(ct) is ad.Zero:
         return (ad.Zero(x.aval), *none)
-    taps, transposed, weights, t_weights = _split(operands, axes)
-    flat = ([a for pair in transposed for a in pair] + [a for pair in taps for a in pair]
-            + t_weights + weights)
-    return (banded_p.bind(ct, *flat, axes=axes, plans=tplans, tplans=plans), *none)
+    swapped = (*operands[n:], *operands[:n])
+    return (linear_map_p.bind(ct, *swapped, forward=transpose, transpose=forward, n=len(operands) - n), *none)
 
 
-def _batch(args, dims, *, axes, plans, tplans):
+def _batch(args, dims, *, forward, transpose, n):
     x, *operands = args
     bx, *bops = dims
-    if any(d is not None for d in bops):  # the taps are constants; never batched
-        raise NotImplementedError("jax_resize_banded does not batch over its taps")
+    if any(d is not None for d in bops):  # the operands are constants; never batched
+        raise NotImplementedError("jax_resize_linear_map does not batch over its operands")
     x = jnp.moveaxis(x, bx, 0)
-    return banded_p.bind(x, *operands, axes=tuple(a + 1 for a in axes), plans=plans, tplans=tplans), 0
+    return linear_map_p.bind(x, *operands, forward=forward.shifted(1), transpose=transpose.shifted(1), n=n), 0
 
 
-banded_p.def_impl(_impl)
-banded_p.def_abstract_eval(_abstract_eval)
-ad.primitive_jvps[banded_p] = _jvp
-ad.primitive_transposes[banded_p] = _transpose
-batching.primitive_batchers[banded_p] = _batch
-mlir.register_lowering(banded_p, mlir.lower_fun(_impl, multiple_results=False))
+linear_map_p.def_impl(_impl)
+linear_map_p.def_abstract_eval(_abstract_eval)
+ad.primitive_jvps[linear_map_p] = _jvp
+ad.primitive_transposes[linear_map_p] = _transpose
+batching.primitive_batchers[linear_map_p] = _batch
+mlir.register_lowering(linear_map_p, mlir.lower_fun(_impl, multiple_results=False))

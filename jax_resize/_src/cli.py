@@ -13,25 +13,27 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import pathlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import jax
 import numpy as np
 
-from . import dtypes as _dtypes
-from . import jax_image as _jax_image
-from . import onnx_resize as _onnx
-from . import weights as _weights
+from . import rounding as _rounding
+from .peers import jax_image as _jax_image
+from .peers import onnx as _onnx
+from .peers import pillow as _pillow
 
 #: Modes that map to ONNX Resize; every other ``jax_resize.resize`` method is offered too.
-ONNX_MODES = _weights.ONNX_MODES
+ONNX_MODES = _onnx.MODES
 #: OpenVINO Interpolate-11 modes whose names do not clash with ONNX's (``--cubic-coeff-a`` is
 #: passed as ``cube_coeff``).
 OPENVINO_MODES = ("linear_onnx", "bilinear_pillow", "bicubic_pillow")
 MODES = ONNX_MODES + OPENVINO_MODES + tuple(
-    m for m in _jax_image.METHODS + _jax_image._pillow.PIL_METHODS if m not in ONNX_MODES)
+    m for m in _jax_image.METHODS + _pillow.METHODS if m not in ONNX_MODES)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 BATCH = 16  # images per jitted call in directory mode
 
@@ -86,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="interpolation mode (ONNX modes and jax_resize.resize methods); default linear")
     parser.add_argument("--coordinate-transformation-mode", default="half_pixel",
                         choices=_onnx._COORDINATE_MODES[19], help="ONNX coordinate_transformation_mode")
-    parser.add_argument("--nearest-mode", default="round_prefer_floor", choices=_weights.NEAREST_MODES,
+    parser.add_argument("--nearest-mode", default="round_prefer_floor", choices=_onnx.NEAREST_MODES,
                         help="ONNX nearest_mode (mode nearest)")
     parser.add_argument("--cubic-coeff-a", type=float, default=-0.75, help="ONNX cubic_coeff_a (mode cubic)")
     parser.add_argument("--exclude-outside", action="store_true", help="ONNX exclude_outside=1")
@@ -106,13 +108,13 @@ def _demo_parser() -> argparse.ArgumentParser:
     return parser
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched: bool):
     """A jitted function resizing the H, W axes (``[H, W, ...]`` or ``[N, H, W, ...]``)."""
     opts = dict(options)
     axes = (1, 2) if batched else (0, 1)
     if mode in ONNX_MODES:
-        kw = dict(scales=list(target)) if by_scale else dict(sizes=list(target))
+        kw: dict[str, Any] = dict(scales=list(target)) if by_scale else dict(sizes=list(target))
         roi = opts.pop("roi", None)
         if mode != "nearest":
             opts.pop("nearest_mode")
@@ -120,7 +122,7 @@ def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched:
             opts.pop("cubic_coeff_a")
         return jax.jit(lambda x: _onnx.onnx_resize(x, roi, mode=mode, axes=axes, **kw, **opts))
     if mode in OPENVINO_MODES:
-        from . import openvino as _openvino
+        from .peers import openvino as _openvino
 
         return jax.jit(lambda x: _openvino.openvino_interpolate(
             x, list(target), list(axes), mode=mode, shape_calculation_mode="scales" if by_scale else "sizes",
@@ -133,7 +135,7 @@ def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched:
             shape[a] = int(np.floor(shape[a] * t)) if by_scale else t
         y = _jax_image.resize(x, tuple(shape), mode, antialias=bool(opts["antialias"]))
         # resize promotes integers to float: round half to even and saturate back
-        return _dtypes.to_output(y, x.dtype) if x.dtype == np.uint8 != y.dtype else y  # pil_* keep uint8
+        return _rounding.to_output(y, x.dtype) if x.dtype == np.uint8 != y.dtype else y  # pil_* keep uint8
 
     return jax.jit(run)
 
@@ -208,9 +210,20 @@ def _run_files(args) -> int:
     return 0
 
 
+def _require_cli_extra() -> None:
+    """The command reads and writes image files with Pillow and shows progress with tqdm."""
+    missing = [name for module, name in (("PIL", "pillow"), ("tqdm", "tqdm")) if importlib.util.find_spec(module) is None]
+    if missing:
+        raise SystemExit(
+            f"jax-resize needs {' and '.join(missing)}: install the command's extra with "
+            '`pip install "jax_resize[cli]"`.'
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``jax-resize`` and ``python -m jax_resize``."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    _require_cli_extra()
     if argv and argv[0] == "demo":
         from . import demo
 

@@ -4,7 +4,7 @@ Contract: ``crop_and_resize(image, boxes, box_indices, crop_size)`` returns, for
 crop of ``image[box_indices[b]]`` between the normalised corners ``(y1, x1)`` and ``(y2, x2)``,
 sampled on a ``crop_h x crop_w`` grid with TensorFlow's rule (the ONNX ``tf_crop_and_resize``
 coordinates). The boxes are traced: each box's per-axis taps come from the coordinates layer
-(``source_coordinates(..., xp=jax.numpy)``) and the weights layer (``onnx_axis_weights``), the
+(``source_coordinates(..., xp=jax.numpy)``) and the weights layer (ONNX's ``axis_record``), the
 path ``onnx_resize`` uses for a traced ``roi``, so the output is differentiable with respect to
 ``image`` and ``boxes``. The boxes are batched with ``jax.vmap``.
 """
@@ -13,39 +13,28 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from . import coordinates as _coordinates
+from jax.typing import ArrayLike
+
 from . import dtypes as _dtypes
 from . import kernels as _kernels
 from . import validation as _v
 from . import weights as _weights
+from .peers import onnx as _onnx
+from .peers import tensorflow as _tensorflow
 
 #: ``method`` values, as in ``tf.image.crop_and_resize``.
 CROP_METHODS = ("bilinear", "nearest")
-#: TensorFlow rounds the nearest coordinate with ``roundf`` (half away from zero); coordinates
-#: inside the image are >= 0, so that is ONNX's ``round_prefer_ceil``.
-TF_NEAREST_MODE = "round_prefer_ceil"
 
 
 def _crop_size(crop_size) -> tuple[int, int]:
-    if _v.is_traced(crop_size):
-        raise TypeError("crop_size must be static (two Python ints) because it fixes the output shape; "
-                        "got a traced value.")
-    try:
-        size = tuple(crop_size)
-    except TypeError:
-        raise TypeError(f"crop_size must be a pair of positive ints (crop_height, crop_width); "
-                        f"got {crop_size!r}.") from None
-    if len(size) != 2 or any(isinstance(s, (bool, np.bool_)) or not isinstance(s, numbers.Integral) or s < 1
-                             for s in size):
-        raise ValueError(f"crop_size must be a pair of positive ints (crop_height, crop_width); "
-                         f"got {crop_size!r}.")
-    return int(size[0]), int(size[1])
+    size = _v.int_sequence("crop_size", crop_size, length=2, minimum=1,
+                           what="a pair of positive ints (crop_height, crop_width)")
+    return size[0], size[1]
 
 
 def _live_columns(radius: float) -> np.ndarray:
@@ -61,26 +50,25 @@ def _live_columns(radius: float) -> np.ndarray:
 
 
 def _axis(in_size: int, out_size: int, start, end, method: str):
-    """One axis of one box: ``(kind, op, outside)`` from the coordinates and weights layers."""
+    """One axis of one box: ``(index or (index, weight), outside)`` from ONNX's record."""
     if out_size == 1:
         # TF: in = 0.5 * (start + end) * (in_size - 1). A zero-length roi at the midpoint gives
         # exactly that in both of source_coordinates' branches (its test of `scale * in_size == 1`
         # is not exact in floating point for every in_size).
         start = end = 0.5 * (start + end)
     scale = out_size / in_size
-    x, outside = _coordinates.source_coordinates("tf_crop_and_resize", in_size, out_size, scale,
-                                                 roi=(start, end), xp=jnp)
-    if method == "nearest":
-        kind, op = _weights.onnx_axis_weights(x, in_size, scale, mode="nearest", nearest_mode=TF_NEAREST_MODE,
-                                              xp=jnp)
-        return kind, op, outside
-    kind, (index, weight) = _weights.onnx_axis_weights(x, in_size, scale, mode="linear", xp=jnp)
+    record = _onnx.axis_record(in_size, out_size, scale, mode="nearest" if method == "nearest" else "linear",
+                               roi=(start, end),
+                               coordinate_transformation_mode="tf_crop_and_resize",
+                               nearest_mode=_tensorflow.CROP_NEAREST_RULE)
+    if isinstance(record, _weights.Gather):
+        return record.index, record.outside
     live = _live_columns(_kernels.TRIANGLE.radius)
-    return kind, (index[:, live], weight[:, live]), outside
+    return (record.index[:, live], record.weight[:, live]), record.outside
 
 
-def crop_and_resize(image, boxes, box_indices, crop_size, method: str = "bilinear",
-                    extrapolation_value: float = 0.0):
+def crop_and_resize(image: ArrayLike, boxes: ArrayLike, box_indices: ArrayLike, crop_size, method: str = "bilinear",
+                    extrapolation_value: float = 0.0) -> jax.Array:
     """Crops boxes from a batch of images and resizes them, as ``tf.image.crop_and_resize``.
 
     For box ``b = [y1, x1, y2, x2]`` (normalised: 0 and 1 are the first and last pixel centres)
@@ -128,8 +116,7 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method: str = "bilinea
     method = _v.choice("method", method, CROP_METHODS)
     extrapolation_value = _v.finite_float("extrapolation_value", extrapolation_value)
     crop_h, crop_w = _crop_size(crop_size)
-    dtype = getattr(image, "dtype", None) or np.asarray(image).dtype
-    dtype = _dtypes.check_dtype(dtype, name="image")
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
     if dtype.kind in "bc":
         raise TypeError(f"image must be real (int or float); got dtype {dtype}.")
     image = jnp.asarray(image)
@@ -138,13 +125,13 @@ def crop_and_resize(image, boxes, box_indices, crop_size, method: str = "bilinea
     n, height, width, _ = image.shape
     if height < 1 or width < 1:
         raise ValueError(f"image must have H >= 1 and W >= 1; got shape {image.shape}.")
-    boxes_dtype = np.dtype(getattr(boxes, "dtype", None) or np.asarray(boxes).dtype)
+    boxes_dtype = _dtypes.dtype_of(boxes)
     if boxes_dtype.kind not in "fiu":
         raise TypeError(f"boxes must be real numbers; got dtype {boxes_dtype}.")
     boxes = jnp.asarray(boxes, jnp.float32)
     if boxes.ndim != 2 or boxes.shape[1] != 4:
         raise ValueError(f"boxes must have shape [num_boxes, 4] ([y1, x1, y2, x2] rows); got {boxes.shape}.")
-    index_dtype = np.dtype(getattr(box_indices, "dtype", None) or np.asarray(box_indices).dtype)
+    index_dtype = _dtypes.dtype_of(box_indices)
     if index_dtype.kind not in "iu":
         raise TypeError(f"box_indices must be integers; got dtype {index_dtype}.")
     if np.shape(box_indices) != (boxes.shape[0],):
@@ -166,8 +153,8 @@ def _crop_and_resize(image, boxes, box_indices, *, crop_h, crop_w, method, extra
     _, height, width, _ = image.shape
 
     def one_box(box, index):
-        _, y_op, y_out = _axis(height, crop_h, box[0], box[2], method)
-        _, x_op, x_out = _axis(width, crop_w, box[1], box[3], method)
+        y_op, y_out = _axis(height, crop_h, box[0], box[2], method)
+        x_op, x_out = _axis(width, crop_w, box[1], box[3], method)
         if method == "nearest":
             out = image[index, y_op[:, None], x_op[None, :]]  # [crop_h, crop_w, C]
         else:
@@ -188,10 +175,10 @@ def _gather_taps(image, index, y_taps, x_taps):
     """
     (iy, wy), (ix, wx) = y_taps, x_taps
     out = None
-    for k in range(iy.shape[1]):
-        for l in range(ix.shape[1]):
-            v = image[index, iy[:, k, None], ix[None, :, l]]  # [crop_h, crop_w, C]
-            w = (wy[:, k, None] * wx[None, :, l])[:, :, None].astype(image.dtype)
+    for ky in range(iy.shape[1]):
+        for kx in range(ix.shape[1]):
+            v = image[index, iy[:, ky, None], ix[None, :, kx]]  # [crop_h, crop_w, C]
+            w = (wy[:, ky, None] * wx[None, :, kx])[:, :, None].astype(image.dtype)
             term = jnp.where(w != 0, w * v, 0)
             out = term if out is None else out + term
     return out

@@ -14,7 +14,7 @@ import pathlib
 import jax
 import numpy as np
 
-from . import onnx_resize as _onnx
+from .peers import onnx as _onnx
 
 PANEL = 192  # displayed panel size in pixels
 CROP = (slice(80, 128), slice(200, 248))  # 48 x 48 face crop of the 512 x 512 photo

@@ -1,22 +1,22 @@
-"""Resampling filters (1-D kernels) with their support radius.
+"""Resampling filters (1-D kernels) with their support radius, registered by name.
 
-Contract: a :class:`Kernel` maps a *signed* distance ``d = (tap - x_original) / stretch`` (in input
-pixels, divided by the antialias stretch) to a weight, and is exactly zero for ``|d| >= radius``
-(the box filter is non-zero on ``(-0.5, 0.5]``, half-open as in Pillow). ``xp`` is the array
-namespace (numpy on the host, jax.numpy for traced coordinates).
+Contract: a :class:`Kernel` maps a *signed* distance ``d = tap - x_original`` (in input pixels) and
+the antialias ``stretch`` (>= 1) to a weight, and is exactly zero for ``|d| >= kernel.support(stretch)``
+(the box filter is non-zero on ``(-0.5, 0.5]``, half-open). ``xp`` is the array namespace (numpy on
+the host, jax.numpy for traced coordinates). :data:`KERNELS` holds the fixed kernels by name;
+parametrised families (:func:`keys_cubic`, :func:`lanczos`) are built on demand. Front ends register
+kernels with their own evaluation order (:func:`register`).
 
 Sources:
-  * triangle: linear interpolation (ONNX ``linear``, jax.image ``linear``).
+  * triangle: linear interpolation.
   * Keys cubic convolution, R. G. Keys, "Cubic convolution interpolation for digital image
     processing", IEEE Trans. ASSP 29(6), 1981, eq. (4) with free parameter ``a`` (ONNX
-    ``cubic_coeff_a``, OpenVINO ``cube_coeff``; -0.5 in jax.image/Pillow, -0.75 in PyTorch/OpenCV).
-  * Lanczos: windowed sinc, ``sinc(d) * sinc(d / a)`` (Duchon 1979), as in jax.image.
-  * box: nearest-neighbour averaging (Pillow ``BOX``).
-  * Pillow's HAMMING (``sinc(d) (0.54 + 0.46 cos(pi d))``, |d| < 1), BICUBIC and LANCZOS
-    (``sinc(d) sinc(d / 3)`` on ``[-3, 3)``) in Pillow's evaluation order (``Resample.c``), for
-    ``weights.pillow_taps``.
-  * area: exact overlap of the output pixel's footprint with each input pixel (TensorFlow /
-    jax.image ``area``); it depends on the footprint width, so it takes the stretch itself.
+    ``cubic_coeff_a``; -0.5 and -0.75 are the common choices).
+  * Lanczos: windowed sinc, ``sinc(d) * sinc(d / a)`` (Duchon 1979), evaluated as
+    ``a sin(pi d) sin(pi d / a) / (pi d)**2``.
+  * box: nearest-neighbour averaging.
+  * area: exact overlap of the output pixel's footprint with each input pixel; it depends on the
+    footprint width, so it takes the stretch itself (its support is ``(stretch + 1) / 2``).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
+from typing import Any
 
-import numpy as np
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,20 +36,33 @@ class Kernel:
       name: registry name.
       radius: support radius at stretch 1, in input pixels.
       fn: ``fn(xp, d, stretch) -> weights`` for signed distances ``d`` (in input pixels).
+      support_fn: ``support_fn(stretch)``, the half-width of the non-zero region; default
+        ``radius * stretch`` (a kernel whose shape scales with the stretch).
     """
 
     name: str
     radius: float
-    fn: Callable
+    fn: Callable[..., Any]
+    support_fn: Callable[[float], float] | None = None
 
     def support(self, stretch: float) -> float:
         """Half-width of the non-zero region in input pixels for a given stretch (>= 1)."""
-        if self.name == "area":
-            return (stretch + 1.0) / 2.0
+        if self.support_fn is not None:
+            return self.support_fn(stretch)
         return self.radius * stretch
 
     def __call__(self, xp, d, stretch: float = 1.0):
         return self.fn(xp, d, stretch)
+
+
+#: Registry of fixed kernels, by name.
+KERNELS: dict[str, Kernel] = {}
+
+
+def register(kernel: Kernel) -> Kernel:
+    """Adds ``kernel`` to :data:`KERNELS` under ``kernel.name`` and returns it."""
+    KERNELS[kernel.name] = kernel
+    return kernel
 
 
 def _scaled(profile: Callable) -> Callable:
@@ -78,7 +91,7 @@ def keys_cubic(a: float) -> Kernel:
 
 
 def lanczos(a: int) -> Kernel:
-    """Lanczos kernel of radius ``a``: ``sinc(d) sinc(d / a)`` (jax.image's evaluation)."""
+    """Lanczos kernel of radius ``a``: ``sinc(d) sinc(d / a)``; 1 for ``|d| <= 1e-3``."""
 
     def profile(xp, d):
         x = xp.abs(d)
@@ -101,49 +114,6 @@ def _area(xp, d, stretch):
     return xp.maximum(0.0, xp.minimum(half, d + 0.5) - xp.maximum(-half, d - 0.5))
 
 
-TRIANGLE = Kernel("triangle", 1.0, _scaled(_triangle))
-BOX = Kernel("box", 0.5, _scaled(_box))
-AREA = Kernel("area", 0.5, _area)
-
-
-# --- Pillow's filters (``PIL.Image.Resampling``), in Pillow's own evaluation order --------------
-# Pillow evaluates its filters on ``d = (tap - center + 0.5) * (1 / filterscale)`` (already
-# scaled), so these are used with stretch 1 by ``weights.pillow_taps``. BOX (support 0.5) and
-# BILINEAR (``TRIANGLE``, support 1) are the kernels above.
-
-
-def _pil_hamming(xp, d):
-    # sinc(x) * (0.54 + 0.46 cos(pi x)) on |x| < 1; Pillow writes 0.54 and 0.46 as C float
-    # literals, i.e. their float32 values.
-    x = xp.abs(d)
-    px = x * math.pi
-    safe = xp.where(x == 0, 1.0, px)
-    w = xp.sin(safe) / safe * (float(np.float32(0.54)) + float(np.float32(0.46)) * xp.cos(safe))
-    return xp.where(x == 0, 1.0, xp.where(x >= 1.0, 0.0, w))
-
-
-def pillow_bicubic(a: float = -0.5) -> Kernel:
-    """Keys cubic in Pillow's evaluation order (``a = -0.5`` in Pillow; OpenVINO's ``cube_coeff``)."""
-
-    def profile(xp, d):
-        x = xp.abs(d)
-        near = ((a + 2.0) * x - (a + 3.0)) * x * x + 1
-        far = (((x - 5) * x + 8) * x - 4) * a
-        return xp.where(x < 1.0, near, xp.where(x < 2.0, far, 0.0))
-
-    return Kernel(f"pil_bicubic(a={a})", 2.0, _scaled(profile))
-
-
-def _pil_sinc(xp, x):
-    px = x * math.pi
-    safe = xp.where(x == 0, 1.0, px)
-    return xp.where(x == 0, 1.0, xp.sin(safe) / safe)
-
-
-def _pil_lanczos(xp, d):
-    # Pillow's LANCZOS: sinc(x) * sinc(x / 3) on the half-open interval [-3, 3).
-    return xp.where((d >= -3.0) & (d < 3.0), _pil_sinc(xp, d) * _pil_sinc(xp, d / 3), 0.0)
-
-
-PIL_HAMMING = Kernel("pil_hamming", 1.0, _scaled(_pil_hamming))
-PIL_LANCZOS = Kernel("pil_lanczos", 3.0, _scaled(_pil_lanczos))
+TRIANGLE = register(Kernel("triangle", 1.0, _scaled(_triangle)))
+BOX = register(Kernel("box", 0.5, _scaled(_box)))
+AREA = register(Kernel("area", 0.5, _area, support_fn=lambda stretch: (stretch + 1.0) / 2.0))

@@ -16,8 +16,8 @@ taps', so every strategy computes the same sums up to float rounding order.
 
 :func:`polyphase_plan` builds the plan on the host (numpy, from constant taps) or returns ``None``
 when the axis has too few or too many phases or terms to pay off. :func:`polyphase` applies a plan
-with plain jax ops; :mod:`.banded` runs it inside its primitive, so the derivative is the banded
-contraction with the transposed taps.
+with plain jax ops; :class:`Polyphase` is the same map as a forward implementation of
+:data:`.banded.linear_map_p`, so the derivative is the banded contraction with the transposed taps.
 
 NaN/Inf locality: a term whose weight is zero in some period where it reads a real input is
 masked (``where(w != 0, w * v, 0)``); terms zero in every period are dropped; zero weights that
@@ -32,6 +32,8 @@ from fractions import Fraction
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+
+from . import banded as _banded
 
 #: Fewest phases ``L`` worth a plan: with ``L = 1`` (integer decimation) no input is shared
 #: between phases and banded gathers measured faster (benchmarks/RESULTS.md, 2-core x86).
@@ -152,10 +154,10 @@ def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_p
     if w_edge is not None:
         terms = tuple(tuple(float(v) if v != 0 else None for v in row) for row in w_edge)
         return PolyphasePlan(phases, step, periods, out, True, start, terms), w
-    terms = []
+    rows: list[tuple] = []
     for ph in range(phases):
         pos = np.arange(periods) * step + start[ph]
-        row = []
+        row: list[float | str | None] = []
         for t in range(taps):
             col = w[ph, t]
             real = (pos + t >= 0) & (pos + t < in_size)
@@ -167,8 +169,8 @@ def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_p
                 row.append("masked")
             else:
                 row.append("row")
-        terms.append(tuple(row))
-    return PolyphasePlan(phases, step, periods, out, False, start, tuple(terms)), w
+        rows.append(tuple(row))
+    return PolyphasePlan(phases, step, periods, out, False, start, tuple(rows)), w
 
 
 def _strided(x, first: int, plan: PolyphasePlan, axis: int):
@@ -179,7 +181,7 @@ def _strided(x, first: int, plan: PolyphasePlan, axis: int):
     q_lo = min(periods, max(0, -(first // step)))  # first period reading position >= 0
     q_hi = max(q_lo, min(periods, -(-(n - first) // step)))  # first period reading position >= n
     pieces = []
-    for count, edge_at in ((q_lo, 0), (None, None), (periods - q_hi, n - 1)):
+    for count, edge_at in ((q_lo, 0), (None, 0), (periods - q_hi, n - 1)):
         if count is None:
             if q_hi > q_lo:
                 begin = first + q_lo * step
@@ -227,3 +229,21 @@ def polyphase(x, plan: PolyphasePlan, w, axis: int):
     y = jnp.stack(phases, axis=axis + 1)  # [..., Q, L, ...]
     # out = L * (in / M) exactly (L / M is out / in reduced), so the periods tile the output
     return y.reshape(x.shape[:axis] + (plan.out_size,) + x.shape[axis + 1:])
+
+
+@dataclasses.dataclass(frozen=True)
+class Polyphase(_banded.Implementation):
+    """:func:`polyphase` as a forward implementation of :data:`.banded.linear_map_p` (operand:
+    the ``[L, K, Q]`` weights, or an empty array when every term is a scalar)."""
+
+    plan: PolyphasePlan
+    axis: int
+
+    def __call__(self, x, w):
+        return polyphase(x, self.plan, w.astype(x.dtype), self.axis)
+
+    def out_shape(self, shape, operands):
+        return tuple(shape[: self.axis]) + (self.plan.out_size,) + tuple(shape[self.axis + 1 :])
+
+    def shifted(self, n):
+        return Polyphase(self.plan, self.axis + n)

@@ -101,7 +101,7 @@ def axes_tuple(axes, rank: int) -> tuple[int, ...]:
     for a in list(np.asarray(axes).reshape(-1).tolist()) if not isinstance(axes, (list, tuple)) else axes:
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral):
             raise TypeError(f"axes must be integers; got {axes!r}.")
-        if not -rank <= a < rank:
+        if not -rank <= int(a) < rank:
             raise ValueError(f"axes={tuple(axes)!r}: axis {a} is out of range [{-rank}, {rank - 1}] for rank {rank}.")
         out.append(int(a) % rank)
     if len(set(out)) != len(out):
@@ -128,23 +128,115 @@ def finite_float(name: str, value) -> float:
     return out
 
 
-def shape_tuple(name: str, shape, rank: int) -> tuple[int, ...]:
-    """Validates a full output shape (as in ``jax.image.resize``): ``rank`` non-negative ints."""
-    if is_traced(shape):
+def int_sequence(name: str, value, *, length: int | None = None, max_length: int | None = None,
+                 minimum: int = 0, scalar: bool = False, what: str = "non-negative integers") -> tuple[int, ...]:
+    """A static sequence of Python ints, each ``>= minimum``.
+
+    Args:
+      name: the argument's name (for messages).
+      value: the value given.
+      length: the exact length required, if any; ``max_length``: the most entries allowed (the
+        rank of the input).
+      minimum: the smallest allowed entry.
+      scalar: accept a single int as a one-element sequence.
+      what: what is allowed, for messages (``"{name}=VALUE: {name} must be {what}"``).
+
+    Raises:
+      TypeError: a traced value, a non-sequence, non-integer entries (bools included).
+      ValueError: a wrong length, or an entry below ``minimum``.
+    """
+    if is_traced(value):
         raise TypeError(f"{name} must be static because it fixes the output shape; got a traced value.")
+    if scalar and isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        value = (value,)
     try:
-        out = tuple(shape)
+        out = tuple(value)
     except TypeError:
-        raise TypeError(f"{name} must be a sequence of {rank} integers; got {shape!r}.") from None
-    if len(out) != rank:
-        raise ValueError(f"{name}={out!r} must have length {rank} (the rank of the input).")
+        raise TypeError(f"{name}={value!r}: {name} must be {what}.") from None
+    if length is not None and len(out) != length:
+        raise ValueError(f"{name}={out!r}: {name} must be {what} (length {length}, got {len(out)}).")
+    if max_length is not None and len(out) > max_length:
+        raise ValueError(f"{name}={out!r} has {len(out)} entries, more than the rank {max_length} of the input.")
     for s in out:
-        if isinstance(s, (bool, np.bool_)) or not isinstance(s, numbers.Integral) or s < 0:
-            raise ValueError(f"{name}={out!r} must contain non-negative integers.")
+        if isinstance(s, (bool, np.bool_)) or not isinstance(s, numbers.Integral):
+            raise TypeError(f"{name}={out!r}: {name} must be {what}; {s!r} is not an int.")
+        if int(s) < minimum:
+            raise ValueError(f"{name}={out!r}: {name} must be {what}; {s!r} < {minimum}.")
     return tuple(int(s) for s in out)
 
 
-def data_array(name: str, value, mode: str):
+def per_axis(name: str, value, count: int, *, integer: bool, positive: bool = True, where: str = "") -> tuple:
+    """One number (repeated) or a sequence of ``count`` numbers, as a tuple of ``count``.
+
+    ``integer``: entries must be ints (``>= 1`` when ``positive``, else ``>= 0``); otherwise real
+    numbers, finite and ``> 0``. ``where`` describes the axes in the length message.
+
+    Raises:
+      TypeError: a traced value, entries of the wrong type (bools included).
+      ValueError: a sequence of the wrong length, or entries out of range.
+    """
+    if is_traced(value):
+        raise TypeError(f"{name} must be static because it fixes the output shape; got a traced value.")
+    sequence = isinstance(value, (list, tuple, np.ndarray))
+    values = list(value) if sequence else [value]
+    if sequence and len(values) != count:
+        raise ValueError(
+            f"{name}={tuple(values)!r} must be one number or {count}{where}: it must have {count} entries, "
+            f"got {len(values)}."
+        )
+    values = values * count if len(values) == 1 else values
+    kind = "int" if integer else "number"
+    out: list[int | float] = []
+    for v in values:
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral if integer else numbers.Real):
+            raise TypeError(f"{name}={value!r} must contain {kind}s: an {kind} or a sequence of {kind}s.")
+        number = int(v) if integer else float(v)  # type: ignore[call-overload]
+        if integer and (number < 1 if positive else number < 0):
+            raise ValueError(f"{name}={value!r}: sizes must be {'> 0' if positive else '>= 0'}.")
+        if not integer and not (math.isfinite(number) and number > 0):
+            raise ValueError(f"{name}={value!r} must be finite and > 0.")
+        out.append(number)
+    return tuple(out)
+
+
+def shape_tuple(name: str, shape, rank: int) -> tuple[int, ...]:
+    """A full output shape (as in ``jax.image.resize``): ``rank`` non-negative ints (see
+    :func:`int_sequence`)."""
+    return int_sequence(name, shape, length=rank, what=f"{rank} non-negative integers (one per axis of the input)")
+
+
+def check_empty_axes(in_sizes, out_sizes, axes) -> None:
+    """An axis of length 0 can only be resized to length 0.
+
+    Raises:
+      ValueError: naming the axis and both lengths.
+    """
+    for n, o, a in zip(in_sizes, out_sizes, axes):
+        if n == 0 and o != 0:
+            raise ValueError(f"cannot resize axis {a} of length 0 to length {o}.")
+
+
+def roi_pairs(roi, count: int) -> list:
+    """ONNX ``roi`` ``[start_1..start_k, end_1..end_k]`` as ``count`` ``(start, end)`` pairs.
+
+    ``None`` or an empty array means the whole input ``(0, 1)``. A traced ``roi`` stays traced
+    (its pairs are traced scalars); a static one becomes float64.
+
+    Raises:
+      ValueError: a ``roi`` whose shape is not ``[2 * count]``.
+    """
+    if roi is None or (not is_traced(roi) and np.size(roi) == 0):
+        return [(0.0, 1.0)] * count
+    if np.shape(roi) != (2 * count,):
+        raise ValueError(
+            f"roi must have 2 * {count} = {2 * count} elements [starts..., ends...] for {count} resized "
+            f"axes; got shape {np.shape(roi)}."
+        )
+    r = roi if is_traced(roi) else np.asarray(roi, dtype=np.float64)
+    return [(r[i], r[count + i]) for i in range(count)]
+
+
+def data_array(name: str, value, mode: str) -> jax.Array:
     """The data input as a jax array of rank >= 1, with its dtype checked (bool: nearest only).
 
     Raises:
@@ -155,7 +247,7 @@ def data_array(name: str, value, mode: str):
 
     from . import dtypes as _dtypes
 
-    dtype = _dtypes.check_dtype(getattr(value, "dtype", None) or np.asarray(value).dtype, name=name)
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(value), name=name)
     if dtype.kind == "b" and mode != "nearest":
         raise TypeError(f"{name} has dtype bool, which only mode='nearest' can resize; got mode={mode!r}.")
     value = jnp.asarray(value)

@@ -1,4 +1,4 @@
-"""``tf_resize``: TensorFlow 2's ``tf.image.resize`` on the jax_resize layers.
+"""Peer: TensorFlow 2's ``tf.image.resize`` (``tf_resize``) on the core layers.
 
 Contract: same argument names, defaults and output shapes as ``tf.image.resize``; values follow
 TF2's kernels (``tensorflow/python/ops/image_ops_impl.py``, ``resize_images_v2``): half-pixel
@@ -13,24 +13,32 @@ from __future__ import annotations
 
 import numpy as np
 
+import jax
+from jax.typing import ArrayLike
+
 from .. import apply as _apply
 from .. import dtypes as _dtypes
-from .. import jax_image as _jax_image
 from .. import validation as _v
 from .. import weights as _weights
+from . import jax_image as _jax_image
 
 TF_METHODS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5")
 _TO_RESIZE = {"bilinear": "linear", "bicubic": "cubic", "area": "area", "lanczos3": "lanczos3",
               "lanczos5": "lanczos5"}
 
 
-def tf_nearest_indices(in_size: int, out_size: int) -> np.ndarray:
+#: ``tf.image.crop_and_resize`` rounds the nearest coordinate with ``roundf`` (half away from zero);
+#: coordinates inside the image are >= 0, so that is the ``round_prefer_ceil`` rule.
+CROP_NEAREST_RULE = "round_prefer_ceil"
+
+
+def nearest_indices(in_size: int, out_size: int) -> np.ndarray:
     """``ResizeNearestNeighbor(half_pixel_centers=True)``: ``min(floor((o + 0.5f) * s), in - 1)``,
     ``s = f32(in) / f32(out)``, all in float32 as TensorFlow computes it. Shape ``[out_size]``."""
     f32 = np.float32
     scale = f32(in_size) / f32(out_size)
     o = np.arange(out_size, dtype=f32)
-    return np.clip(np.floor((o + f32(0.5)) * scale).astype(np.int64), 0, in_size - 1)
+    return _weights.nearest_indices((o + f32(0.5)) * scale, in_size, "floor")
 
 
 def _aspect_size(in_hw, size):
@@ -40,7 +48,8 @@ def _aspect_size(in_hw, size):
     return tuple(int(np.round(f32(scale) * f32(n))) for n in in_hw)
 
 
-def tf_resize(images, size, method="bilinear", preserve_aspect_ratio=False, antialias=False):
+def tf_resize(images: ArrayLike, size, method: str = "bilinear", preserve_aspect_ratio: bool = False,
+              antialias: bool = False) -> jax.Array:
     """``tf.image.resize`` (TF2) in JAX: resize the H, W axes of ``[N, H, W, C]`` or ``[H, W, C]``.
 
     Coordinates use half-pixel centres, ``x = (o + 0.5) * in / out - 0.5``; each method's kernel
@@ -85,10 +94,9 @@ def tf_resize(images, size, method="bilinear", preserve_aspect_ratio=False, anti
     for a, s in zip(hw, size):
         shape[a] = s
     if method == "nearest":
-        ops = [_weights.axis_resample(a, n, "gather", tf_nearest_indices(n, s))
-               for a, n, s in zip(hw, in_hw, size) if n != s and n > 0 and s > 0]
-        ops += [_weights.empty_axis(a, n, s, gather=True) for a, n, s in zip(hw, in_hw, size) if n != s and 0 in (n, s)]
+        ops = [(a, _weights.Gather(nearest_indices(n, s), n) if n and s else _weights.empty(n, s, gather=True))
+               for a, n, s in zip(hw, in_hw, size) if n != s]
         return _apply.run(images, ops)
-    _dtypes.check_dtype(np.asarray(images).dtype if not hasattr(images, "dtype") else images.dtype, name="images")
+    _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
     y = _jax_image.resize(images, tuple(shape), _TO_RESIZE[method], antialias=bool(antialias))
     return y.astype(np.float32)

@@ -1,4 +1,4 @@
-"""Front end: a drop-in for ``jax.image.resize`` with ONNX Resize's options as keywords.
+"""Peer: a drop-in for ``jax.image.resize`` with ONNX Resize's options as keywords.
 
 Contract: with only the positional arguments of ``jax.image.resize`` (``image, shape, method,
 antialias, precision``) the result equals ``jax.image.resize`` for every method it has —
@@ -7,6 +7,9 @@ antialias, precision``) the result equals ``jax.image.resize`` for every method 
 dtype rules (integers promote to float, except for nearest). The keyword-only ONNX options change
 the coordinate rule, rounding, cubic coefficient or boundary handling for the same filters.
 The ``pil_*`` methods reproduce ``PIL.Image.resize`` instead (:mod:`.pillow`).
+
+Methods are a table (:data:`FILTERS`: kernel, and whether out-of-image taps are dropped by
+default); nearest uses jax.image's float32 index rule (:func:`nearest_indices`).
 """
 
 from __future__ import annotations
@@ -15,14 +18,16 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.typing import ArrayLike
 
-from . import apply as _apply
-from . import coordinates as _coordinates
-from . import dtypes as _dtypes
-from . import kernels as _kernels
+from .. import apply as _apply
+from .. import coordinates as _coordinates
+from .. import dtypes as _dtypes
+from .. import kernels as _kernels
+from .. import validation as _v
+from .. import weights as _weights
+from . import onnx as _onnx
 from . import pillow as _pillow
-from . import validation as _v
-from . import weights as _weights
 
 #: Canonical method names (``jax.image.ResizeMethod``) and their accepted aliases.
 METHODS = ("nearest", "linear", "cubic", "lanczos3", "lanczos5", "cubic-pytorch", "area")
@@ -30,6 +35,26 @@ _ALIASES = {
     "bilinear": "linear", "trilinear": "linear", "triangle": "linear",
     "bicubic": "cubic", "tricubic": "cubic", "bicubic-pytorch": "cubic-pytorch",
 }
+#: Filter methods: ``(kernel(cubic_coeff_a), exclude_outside by default)``; ``area`` is handled
+#: apart (its footprint is ``1 / scale`` wide whether up- or downsampling, as TensorFlow's).
+FILTERS = {
+    "linear": (lambda a: _kernels.TRIANGLE, True),
+    "cubic": (lambda a: _kernels.keys_cubic(-0.5 if a is None else float(a)), True),
+    "cubic-pytorch": (lambda a: _kernels.keys_cubic(-0.75 if a is None else float(a)), False),
+    "lanczos3": (lambda a: _kernels.lanczos(3), True),
+    "lanczos5": (lambda a: _kernels.lanczos(5), True),
+}
+
+
+def nearest_indices(in_size: int, out_size: int) -> np.ndarray:
+    """``jax.image.resize(method='nearest')``'s source indices: ``floor((i + 0.5) * in / out)``.
+
+    Evaluated in float32 in the same operation order as ``jax.image`` so the indices agree
+    exactly. Shape ``[out_size]``.
+    """
+    i = np.arange(out_size, dtype=np.float32)
+    x = (i + np.float32(0.5)) * np.float32(in_size) / np.float32(out_size)
+    return _weights.nearest_indices(x, in_size, "floor")
 
 
 def _method_name(method) -> str:
@@ -37,7 +62,7 @@ def _method_name(method) -> str:
         return method.name.lower().replace("_", "-")
     if isinstance(method, str):
         method = _ALIASES.get(method, method)
-    return _v.choice("method", method, METHODS + _pillow.PIL_METHODS + tuple(_ALIASES))
+    return _v.choice("method", method, METHODS + _pillow.METHODS + tuple(_ALIASES))
 
 
 def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi):
@@ -54,25 +79,20 @@ def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cu
 
 
 def _filter(method: str, antialias: bool, scale: float, cubic_coeff_a, exclude_outside):
-    """(kernel, stretch, exclude_outside) of a filtered method on one axis."""
+    """(kernel, stretch, boundary) of a filtered method on one axis."""
+    if method == "area":  # the footprint is 1/scale wide whether up- or downsampling
+        exclude = True if exclude_outside is None else bool(exclude_outside)
+        return _kernels.AREA, 1.0 / scale, "exclude" if exclude else "clamp"
     if method == "cubic-pytorch" and antialias:
         method = "cubic"  # as jax.image does
-    if method == "linear":
-        kernel, default_exclude = _kernels.TRIANGLE, True
-    elif method in ("cubic", "cubic-pytorch"):
-        a = cubic_coeff_a if cubic_coeff_a is not None else (-0.5 if method == "cubic" else -0.75)
-        kernel, default_exclude = _kernels.keys_cubic(float(a)), method == "cubic"
-    elif method in ("lanczos3", "lanczos5"):
-        kernel, default_exclude = _kernels.lanczos(int(method[-1])), True
-    else:  # area: the footprint is 1/scale wide whether up- or downsampling (as TensorFlow)
-        return _kernels.AREA, 1.0 / scale, True if exclude_outside is None else bool(exclude_outside)
+    make, default_exclude = FILTERS[method]
     stretch = max(1.0, 1.0 / scale) if antialias else 1.0
     exclude = default_exclude if exclude_outside is None else bool(exclude_outside)
-    return kernel, stretch, exclude
+    return make(cubic_coeff_a), stretch, "exclude" if exclude else "clamp"
 
 
 def resize(
-    image,
+    image: ArrayLike,
     shape,
     method="linear",
     antialias: bool = True,
@@ -85,7 +105,7 @@ def resize(
     roi=None,
     extrapolation_value: float = 0.0,
     strategy: str = "auto",
-):
+) -> jax.Array:
     """Image resize compatible with ``jax.image.resize``, with ONNX Resize options.
 
     Each axis whose size changes is resampled with a weight matrix ``W: [out, in]``: coordinates
@@ -157,50 +177,49 @@ def resize(
     ONNX Resize for the keyword options, Pillow's ``Image.resize`` (``Resample.c``) for ``pil_*``.
     """
     method = _method_name(method)
-    dtype = _dtypes.check_dtype(getattr(image, "dtype", None) or np.asarray(image).dtype, name="image")
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
     image = jnp.asarray(image)
     shape = _v.shape_tuple("shape", shape, image.ndim)
-    if method in _pillow.PIL_METHODS:
+    if method in _pillow.METHODS:
         _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a,
                             exclude_outside, roi)
         if cubic_coeff_a is not None:
             cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
-        return _pillow.pil_resize(image, shape, method, cubic_coeff_a=cubic_coeff_a, precision=precision,
-                                  strategy=strategy)
-    _v.choice("coordinate_transformation_mode", coordinate_transformation_mode,
-              _coordinates.COORDINATE_TRANSFORMATION_MODES)
+        return _pillow.resize_method(image, shape, method, cubic_coeff_a=cubic_coeff_a, precision=precision,
+                                     strategy=strategy)
+    _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _onnx.COORDINATE_TRANSFORMATION_MODES)
     if nearest_mode is not None:
-        _v.choice("nearest_mode", nearest_mode, _weights.NEAREST_MODES)
-    if method != "nearest":
-        if dtype.kind in "biu":
-            image = image.astype(jax.dtypes.canonicalize_dtype(np.float64))
+        _v.choice("nearest_mode", nearest_mode, _onnx.NEAREST_MODES)
+    if method != "nearest" and dtype.kind in "biu":
+        image = image.astype(jax.dtypes.canonicalize_dtype(np.float64))
     crop = coordinate_transformation_mode == "tf_crop_and_resize"
     roi_traced = crop and _v.is_traced(roi)
-    if crop and roi is not None and np.shape(roi) != (2 * image.ndim,):
-        raise ValueError(f"roi must have {2 * image.ndim} elements; got shape {np.shape(roi)}.")
-    if crop and roi is not None and not roi_traced:
-        roi = np.asarray(roi, np.float64)
+    pairs = _v.roi_pairs(roi, image.ndim) if crop else [None] * image.ndim
     ops = []
-    for axis, (n, o) in enumerate(zip(image.shape, shape)):
-        r = (roi[axis], roi[axis + image.ndim]) if crop and roi is not None else ((0.0, 1.0) if crop else None)
+    for axis, (n, o, r) in enumerate(zip(image.shape, shape, pairs)):
         if n == o and not roi_traced and (r is None or (float(r[0]) == 0.0 and float(r[1]) == 1.0)):
             continue
+        _v.check_empty_axes([n], [o], [axis])
         if n == 0 or o == 0:
-            if n == 0 and o != 0:
-                raise ValueError(f"cannot resize axis {axis} of length 0 to length {o}.")
-            ops.append(_weights.empty_axis(axis, n, o, gather=method == "nearest"))
-            continue
-        scale = o / n
-        if method == "nearest" and nearest_mode is None and coordinate_transformation_mode == "half_pixel":
-            ops.append(_weights.axis_resample(axis, n, "gather", _coordinates.jax_image_nearest_indices(n, o)))
-            continue
-        xp = jnp if roi_traced else np
-        x, outside = _coordinates.source_coordinates(coordinate_transformation_mode, n, o, scale, roi=r, xp=xp)
-        if method == "nearest":
-            idx = _weights.nearest_indices(x, n, nearest_mode or "round_prefer_ceil", xp=xp)
-            ops.append(_weights.axis_resample(axis, n, "gather", idx, outside))
-            continue
-        kernel, stretch, exclude = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
-        taps = _weights.filter_taps(x, n, kernel, stretch=stretch, exclude_outside=exclude, normalize=True, xp=xp)
-        ops.append(_weights.axis_resample(axis, n, "taps", taps, outside))
+            ops.append((axis, _weights.empty(n, o, gather=method == "nearest")))
+        elif method == "nearest" and nearest_mode is None and coordinate_transformation_mode == "half_pixel":
+            ops.append((axis, _weights.Gather(nearest_indices(n, o), n)))
+        elif method == "nearest":
+            ops.append((axis, _onnx.axis_record(n, o, o / n, mode="nearest", roi=r,
+                                                coordinate_transformation_mode=coordinate_transformation_mode,
+                                                nearest_mode=nearest_mode or "round_prefer_ceil")))
+        else:
+            ops.append((axis, _filter_record(n, o, r, method, antialias, coordinate_transformation_mode,
+                                             cubic_coeff_a, exclude_outside)))
     return _apply.run(image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy)
+
+
+def _filter_record(n, o, roi, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside):
+    """One filtered axis: the ONNX coordinate rule, the method's kernel, rows normalised."""
+    scale = o / n
+    xp = jnp if roi is not None and any(_v.is_traced(v) for v in roi) else np
+    rule = _onnx.COORDINATE_RULES[coordinate_transformation_mode]
+    x, outside = _coordinates.source_coordinates(rule, n, o, scale, roi=roi, xp=xp)
+    kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
+    taps = _weights.filter_taps(x, n, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=xp)
+    return _weights.Taps(taps.index, taps.weight, n, outside)

@@ -1,51 +1,43 @@
-"""Front end: OpenVINO's ``Interpolate-11`` operator.
+"""Peer: OpenVINO's ``Interpolate-11`` operator.
 
 Contract: :func:`openvino_interpolate` takes the operator's inputs and attributes by their
 OpenVINO names, resolves the padded input lengths, output lengths and float32 scales on the
-host exactly as the OpenVINO runtime does, builds one operator per axis with the coordinates
-(:func:`.coordinates.openvino_coordinates`, :func:`.coordinates.pillow_centers`) and weights
-(:func:`.weights.openvino_axis_weights`, :func:`.weights.pillow_taps`) layers, folds the zero
-padding into those operators (:func:`.weights.unpad`, :func:`.weights.pad_only`), and applies
-them with :func:`.apply.run` (or :func:`.pillow.run_passes` for integer ``*_pillow`` results,
-which are rounded after every pass). Semantics: the reference implementation (``REF``,
-what ``Node.evaluate`` and constant folding run); the CPU plugin's deviations are documented in
-:func:`openvino_interpolate` and ``docs/notes/openvino_pillow_semantics.md``.
+host exactly as the OpenVINO runtime does, builds one record per axis (:func:`axis_record`:
+OpenVINO's float32 coordinates :func:`coordinates`, its nearest/linear/cubic weights, or Pillow's
+window for the ``*_pillow`` modes, imported from :mod:`.pillow`), folds the zero padding into the
+records (:func:`..weights.shift`, :func:`..weights.zero_extend`) and applies them with
+:func:`..apply.run` (integer ``*_pillow`` results rounded half away from zero after every pass).
+Semantics: the reference implementation (``REF``, what ``Node.evaluate`` and constant folding
+run); the CPU plugin's deviations are documented in :func:`openvino_interpolate` and
+``docs/notes/openvino_pillow_semantics.md``.
 """
 
 from __future__ import annotations
 
-import numbers
+from collections.abc import Sequence
 
+import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.typing import ArrayLike
 
-from . import apply as _apply
-from . import coordinates as _coordinates
-from . import kernels as _kernels
+from .. import apply as _apply
+from .. import kernels as _kernels
+from .. import rounding as _rounding
+from .. import validation as _v
+from .. import weights as _weights
 from . import pillow as _pillow
-from . import validation as _v
-from . import weights as _weights
 
 SHAPE_CALCULATION_MODES = ("sizes", "scales")
+#: Interpolate-11 ``mode`` values.
+MODES = ("nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow")
+#: Interpolate-11 ``nearest_mode`` values.
+NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple")
+#: Interpolate-11 ``coordinate_transformation_mode`` values.
+COORDINATE_TRANSFORMATION_MODES = ("half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn",
+                                   "align_corners")
 _PILLOW_MODES = ("bilinear_pillow", "bicubic_pillow")
 _f32 = np.float32
-
-
-def _pads(name: str, pads, rank: int) -> list[int]:
-    if _v.is_traced(pads):
-        raise TypeError(f"{name} must be static because it fixes the output shape; got a traced value.")
-    if isinstance(pads, numbers.Integral) and not isinstance(pads, (bool, np.bool_)):
-        pads = (pads,)
-    try:
-        values = list(pads)
-    except TypeError:
-        raise TypeError(f"{name} must be a sequence of non-negative integers; got {pads!r}.") from None
-    if len(values) > rank:
-        raise ValueError(f"{name}={tuple(values)!r} has {len(values)} entries, more than the rank {rank} of image.")
-    for p in values:
-        if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Integral) or p < 0:
-            raise ValueError(f"{name}={tuple(values)!r} must contain non-negative integers.")
-    return [int(p) for p in values] + [0] * (rank - len(values))
 
 
 def output_length_from_scale(padded_in: int, scale) -> int:
@@ -61,25 +53,79 @@ def output_length_from_scale(padded_in: int, scale) -> int:
     return int(_f32(padded_in) * (s + _f32(1e-6)))
 
 
-def axis_weights(mode: str, in_size: int, out_size: int, scale, *, coordinate_transformation_mode="half_pixel",
-                 nearest_mode="round_prefer_floor", cube_coeff=-0.75, antialias_a=1.0):
-    """One axis of Interpolate-11 on its (padded) length: ``("gather", idx)`` or ``("taps", taps)``.
+def coordinates(mode: str, in_size: int, out_size: int, scale) -> np.ndarray:
+    """Interpolate-11's ``x_original`` for one axis, in float32 as OpenVINO computes it.
+
+    ``in_size`` is the padded input length. ``scale`` is the float32 scale the operator uses (the
+    given scale in ``scales`` mode, ``f32(out) / f32(in)`` in ``sizes`` mode); it is always
+    divided, never inverted. An axis with ``f32(scale) == 1`` or ``out_size == in_size`` maps
+    ``x = o`` (the identity), whatever the mode. ``align_corners`` is evaluated in the order the
+    spec writes it, ``(o * (in - 1)) / (out - 1)`` (OpenVINO's reference implementation; the CPU
+    plugin computes ``o * ((in - 1) / (out - 1))``, which moves a few nearest indices).
+
+    Returns:
+      float32 ``np.ndarray`` ``[out_size]``.
+    """
+    f32 = np.float32
+    o = np.arange(out_size, dtype=f32)
+    s = f32(scale)
+    if s == f32(1) or out_size == in_size:
+        return o
+    if mode == "half_pixel":
+        return (o + f32(0.5)) / s - f32(0.5)
+    if mode == "pytorch_half_pixel":
+        return (o + f32(0.5)) / s - f32(0.5) if out_size > 1 else np.zeros_like(o)
+    if mode == "asymmetric":
+        return o / s
+    if mode == "tf_half_pixel_for_nn":
+        return (o + f32(0.5)) / s
+    if mode == "align_corners":
+        if out_size == 1:
+            return np.zeros_like(o)
+        return (o * f32(in_size - 1)) / f32(out_size - 1)
+    raise ValueError(
+        f"coordinate_transformation_mode={mode!r} is not supported; allowed values: "
+        f"{', '.join(map(repr, COORDINATE_TRANSFORMATION_MODES))}."
+    )
+
+
+def axis_record(mode: str, in_size: int, out_size: int, scale, *, coordinate_transformation_mode="half_pixel",
+                nearest_mode="round_prefer_floor", cube_coeff=-0.75, antialias_a=1.0) -> _weights.Record:
+    """One axis of Interpolate-11 on its (padded) length.
 
     ``scale`` is the float32 scale of the axis (given, or ``f32(out) / f32(in)``);
     ``antialias_a`` is ``linear``'s ``a`` (the scale when antialiasing is on, else 1).
+
+    * ``nearest``: the ``nearest_mode`` rule (``simple``: ``ceil`` if ``f32(scale) < 1``, else
+      ``trunc``) at float32 coordinates;
+    * ``linear_onnx``: the coordinate clamped to ``[0, in - 1]``, then the 2-tap triangle;
+    * ``linear``: triangle ``a * max(0, 1 - |a (x - j)|)`` with ``a = antialias_a``, taps outside
+      ``[0, in)`` dropped, rows renormalised (a row with nothing left is 0);
+    * ``cubic``: Keys with ``a = cube_coeff`` on taps ``floor(x) - 1 .. floor(x) + 2``, indices
+      clamped to the edge (weights still sum to 1);
+    * ``bilinear_pillow`` / ``bicubic_pillow``: Pillow's window (:func:`.pillow.axis_taps`), with
+      Keys' ``a = cube_coeff`` evaluated in Pillow's order.
     """
     if mode in _PILLOW_MODES:
-        kernel = _kernels.TRIANGLE if mode == "bilinear_pillow" else _kernels.pillow_bicubic(cube_coeff)
-        center, ratio = _coordinates.pillow_centers(in_size, out_size)
-        return "taps", _weights.pillow_taps(center, ratio, in_size, kernel)
-    x = _coordinates.openvino_coordinates(coordinate_transformation_mode, in_size, out_size, scale)
-    return _weights.openvino_axis_weights(x, in_size, scale, mode=mode, nearest_mode=nearest_mode,
-                                          cube_coeff=cube_coeff, antialias_a=antialias_a)
+        kernel = _kernels.TRIANGLE if mode == "bilinear_pillow" else _pillow.bicubic(cube_coeff)
+        return _pillow.axis_taps(in_size, out_size, kernel)
+    x = coordinates(coordinate_transformation_mode, in_size, out_size, scale)
+    if mode == "nearest":
+        if nearest_mode == "simple":
+            nearest_mode = "ceil" if _f32(scale) < _f32(1) else "trunc"
+        return _weights.Gather(_weights.nearest_indices(x, in_size, nearest_mode), in_size)
+    x = x.astype(np.float64)
+    if mode == "linear_onnx":
+        return _weights.clamped_linear_taps(x, in_size)
+    if mode == "linear":
+        return _weights.filter_taps(x, in_size, _kernels.TRIANGLE, stretch=1.0 / float(antialias_a),
+                                    boundary="exclude")
+    return _weights.filter_taps(x, in_size, _kernels.keys_cubic(float(cube_coeff)))
 
 
 def openvino_interpolate(
-    image,
-    scales_or_sizes,
+    image: ArrayLike,
+    scales_or_sizes: ArrayLike | Sequence[float],
     axes=None,
     *,
     mode: str,
@@ -91,7 +137,7 @@ def openvino_interpolate(
     pads_end=(0,),
     cube_coeff: float = -0.75,
     strategy: str = "auto",
-):
+) -> jax.Array:
     """OpenVINO ``Interpolate-11``: resizes ``image`` along ``axes`` by scales or to sizes.
 
     ``image`` is zero-padded by ``pads_begin``/``pads_end`` (every axis); each axis
@@ -190,21 +236,50 @@ def openvino_interpolate(
 
     Spec: OpenVINO opset11 ``Interpolate-11`` (``openvino-interpolate-11.rst``).
     """
-    mode = _v.choice("mode", mode, _weights.OPENVINO_MODES)
+    mode = _v.choice("mode", mode, MODES)
     shape_calculation_mode = _v.choice("shape_calculation_mode", shape_calculation_mode, SHAPE_CALCULATION_MODES)
-    _v.choice("coordinate_transformation_mode", coordinate_transformation_mode,
-              _coordinates.OPENVINO_COORDINATE_MODES)
-    _v.choice("nearest_mode", nearest_mode, _weights.OPENVINO_NEAREST_MODES)
+    _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, COORDINATE_TRANSFORMATION_MODES)
+    _v.choice("nearest_mode", nearest_mode, NEAREST_MODES)
     antialias = _v.flag("antialias", antialias)
     cube_coeff = _v.finite_float("cube_coeff", cube_coeff)
     image = _v.data_array("image", image, mode)
     rank = image.ndim
-    dtype = np.dtype(image.dtype)
     axes = _v.axes_tuple(axes, rank)
-    pb = _pads("pads_begin", pads_begin, rank)
-    pe = _pads("pads_end", pads_end, rank)
+    pads = [_v.int_sequence(name, value, max_length=rank, scalar=True)
+            for name, value in (("pads_begin", pads_begin), ("pads_end", pads_end))]
+    pb, pe = [list(p) + [0] * (rank - len(p)) for p in pads]
     padded = [int(image.shape[a]) + pb[a] + pe[a] for a in range(rank)]
+    outs, scales = _output_lengths(scales_or_sizes, axes, padded, shape_calculation_mode)
+    out_shape = list(padded)
+    for a, o in zip(axes, outs):
+        out_shape[a] = o
+    _v.check_empty_axes([padded[a] for a in axes], outs, axes)
+    if image.size == 0 or 0 in out_shape:  # all-padding input, or an empty output
+        return jnp.zeros(out_shape, image.dtype)
 
+    aa = antialias and any(s < _f32(1) for s in scales)
+    records = {}
+    for a, o, s in zip(axes, outs, scales):
+        antialias_a = float(s) if (aa and mode == "linear") else 1.0
+        if o == padded[a] and antialias_a == 1.0:
+            continue  # the identity (x = o); padding, if any, is added below
+        record = axis_record(mode, padded[a], o, s, coordinate_transformation_mode=coordinate_transformation_mode,
+                             nearest_mode=nearest_mode, cube_coeff=cube_coeff, antialias_a=antialias_a)
+        records[a] = _weights.shift(record, pb[a], int(image.shape[a]))
+    padding = [a for a in range(rank) if a not in records and (pb[a] or pe[a])]
+    for a in padding:  # axes padded but not resampled: pure zero extension
+        records[a] = _weights.zero_extend(int(image.shape[a]), pb[a], pe[a], gather=mode == "nearest")
+    if mode in _PILLOW_MODES:
+        # The reference pads first (exact), then resamples axes[1] (W) and then axes[0] (H); integer
+        # images are rounded half away from zero after every pass.
+        order = padding + [a for a in reversed(axes) if a in records and a not in padding]
+        policy = _rounding.IntegerPolicy(rounding="half_away", per_pass=True)
+        return _apply.run(image, [(a, records[a]) for a in order], integer=policy, strategy=strategy)
+    return _apply.run(image, list(records.items()), strategy=strategy)
+
+
+def _output_lengths(scales_or_sizes, axes, padded, shape_calculation_mode):
+    """Output lengths and float32 scales of ``axes`` (see :func:`openvino_interpolate`)."""
     values = _v.static_array("scales_or_sizes", scales_or_sizes)
     if values is None:
         values = np.zeros((0,))
@@ -215,42 +290,6 @@ def openvino_interpolate(
         )
     if shape_calculation_mode == "scales":
         scales = [_f32(s) for s in _v.scales_array(values, len(axes))]
-        outs = [output_length_from_scale(padded[a], s) for a, s in zip(axes, scales)]
-    else:
-        outs = [int(s) for s in _v.sizes_array(values, len(axes))]
-        scales = [_f32(o) / _f32(padded[a]) if padded[a] else _f32(1) for a, o in zip(axes, outs)]
-    out_shape = list(padded)
-    for a, o in zip(axes, outs):
-        if padded[a] == 0 and o != 0:
-            raise ValueError(f"cannot resize axis {a} of (padded) length 0 to length {o}.")
-        out_shape[a] = o
-
-    if image.size == 0 or 0 in out_shape:  # all-padding input, or an empty output
-        return jnp.zeros(out_shape, image.dtype)
-
-    gather = mode == "nearest"
-    aa = antialias and any(s < _f32(1) for s in scales)
-    resampled = {}
-    for a, o, s in zip(axes, outs, scales):
-        n = padded[a]
-        antialias_a = float(s) if (aa and mode == "linear") else 1.0
-        if o == n and antialias_a == 1.0:
-            continue  # the identity (x = o); padding, if any, is added below
-        kind, op = axis_weights(mode, n, o, s, coordinate_transformation_mode=coordinate_transformation_mode,
-                                nearest_mode=nearest_mode, cube_coeff=cube_coeff, antialias_a=antialias_a)
-        resampled[a] = _weights.unpad(a, kind, op, pb[a], int(image.shape[a]))
-    # Axes padded but not resampled: a pure zero-padding operator.
-    for a in range(rank):
-        if a not in resampled and (pb[a] or pe[a]):
-            resampled[a] = _weights.pad_only(a, int(image.shape[a]), pb[a], pe[a], gather=gather)
-
-    if mode in _PILLOW_MODES and dtype.kind in "iu":
-        # The reference resamples axes[1] (W) and then axes[0] (H), rounding after each pass;
-        # zero padding of the other axes is exact, so it runs first, in one contraction.
-        padding = [resampled[a] for a in sorted(resampled) if a not in axes]
-        if padding:
-            image = _apply.run(image, padding, strategy=strategy)
-        passes = [resampled[a] for a in reversed(axes) if a in resampled]
-        return _pillow.run_passes(image, passes, rounding="half_away", strategy=strategy)
-    ops = [resampled[a] for a in list(axes) + sorted(set(resampled) - set(axes)) if a in resampled]
-    return _apply.run(image, ops, strategy=strategy)
+        return [output_length_from_scale(padded[a], s) for a, s in zip(axes, scales)], scales
+    outs = [int(s) for s in _v.sizes_array(values, len(axes))]
+    return outs, [_f32(o) / _f32(padded[a]) if padded[a] else _f32(1) for a, o in zip(axes, outs)]

@@ -1,33 +1,35 @@
-"""``cv2_resize``: OpenCV's ``cv2.resize`` on the jax_resize layers.
+"""Peer: OpenCV's ``cv2.resize`` (``cv2_resize``) on the core layers.
 
 Contract: same arguments (``dsize`` is ``(width, height)``), flags, size rule and output shapes as
 ``cv2.resize`` (opencv-python 5.0, ``modules/imgproc/src/resize.cpp``) for ``[H, W]`` and
-``[H, W, C]`` images; each resized axis gets one operator:
+``[H, W, C]`` images; each resized axis gets one record (:func:`axis_record`):
 
-* coordinates: :func:`.coordinates.opencv_source_coordinates` (``(o + 0.5) / inv_scale - 0.5``,
-  float64), :func:`.coordinates.opencv_nearest_indices`, :func:`.coordinates.pillow_nearest_indices`
-  (``INTER_NEAREST_EXACT`` is Pillow's rule);
-* weights: :func:`.weights.clamped_linear_taps`, :func:`.weights.filter_taps` with Keys a = -0.75
-  or normalised Lanczos-4, :func:`.weights.opencv_area_taps` / ``opencv_area_linear_taps``;
-* apply: :func:`.apply.run`. ``uint8`` linear/cubic/Lanczos weights are OpenCV's 11-bit fixed
-  point ones and the result is rounded half up, as OpenCV's fixed-point casts.
+* coordinates: OpenCV's half-pixel rule ``(o + 0.5) / inv_scale - 0.5`` in float64
+  (:func:`source_coordinates`), ``INTER_NEAREST``'s ``floor(o / inv_scale)``
+  (:func:`nearest_indices`), ``INTER_NEAREST_EXACT`` is Pillow's rule (imported from
+  :mod:`.pillow`);
+* weights: clamped 2-tap linear, Keys a = -0.75 or normalised Lanczos-4 with clamped taps,
+  ``INTER_AREA``'s tables (:func:`area_taps`, :func:`area_linear_taps`);
+* integer policy: ``uint8`` linear/cubic/Lanczos weights are OpenCV's 11-bit fixed point ones
+  (ties to even) and the result is rounded half up, as OpenCV's fixed-point casts.
 """
 
 from __future__ import annotations
 
-import functools
+import math
 import numbers
 
 import jax
-import jax.numpy as jnp
 import numpy as np
+from jax.typing import ArrayLike
 
 from .. import apply as _apply
-from .. import coordinates as _coordinates
 from .. import dtypes as _dtypes
 from .. import kernels as _kernels
+from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
+from . import pillow as _pillow
 
 INTER_NEAREST = 0
 INTER_LINEAR = 1
@@ -56,6 +58,72 @@ _FILTER_DTYPES = ("uint8", "uint16", "int16", "float32", "float64")
 _EXACT_DTYPES = _FILTER_DTYPES + ("int8", "int32", "int64")
 
 
+# --- coordinates and weights (OpenCV's ``inv_scale`` is ``fx`` when the size comes from
+# ``fx``/``fy``, else ``out / in`` in float64; coordinates use ``scale = 1 / inv_scale``) ---------
+
+
+def source_coordinates(in_size: int, out_size: int, inv_scale: float) -> np.ndarray:
+    """``cv2.resize``'s half-pixel coordinate ``x = (o + 0.5) * (1 / inv_scale) - 0.5`` (float64).
+
+    Used unclamped by ``INTER_CUBIC``/``INTER_LANCZOS4``; ``INTER_LINEAR`` clamps it to
+    ``[0, in - 1]``. Returns ``[out_size]`` float64.
+    """
+    scale = 1.0 / float(inv_scale)
+    return (np.arange(out_size) + 0.5) * scale - 0.5
+
+
+def nearest_indices(in_size: int, out_size: int, inv_scale: float) -> np.ndarray:
+    """``INTER_NEAREST``: ``min(floor(o * (1 / inv_scale)), in - 1)`` in float64. int64 ``[out_size]``.
+
+    (``INTER_NEAREST_EXACT`` is Pillow's rule, :func:`.pillow.nearest_indices`.)
+    """
+    ifx = 1.0 / float(inv_scale)
+    return _weights.nearest_indices(np.arange(out_size) * ifx, in_size, "floor")
+
+
+def area_taps(in_size: int, out_size: int, scale: float):
+    """``INTER_AREA`` when shrinking (``scale = 1 / inv_scale >= 1`` on both axes), OpenCV's
+    ``computeResizeAreaTab``: output ``o`` covers ``[f1, f2) = [o * scale, o * scale + scale)``;
+    each input pixel gets its overlap divided by ``cell = min(scale, in - f1)``, partial pixels
+    only when their overlap exceeds ``1e-3`` (so a row may sum to slightly less than 1), weights
+    rounded to float32. (OpenCV's integer-scale fast path gives the same weights.)
+    """
+    rows = []
+    for dx in range(out_size):
+        f1 = dx * scale
+        f2 = f1 + scale
+        cell = min(scale, in_size - f1)
+        s1, s2 = math.ceil(f1), math.floor(f2)
+        s2 = min(s2, in_size - 1)
+        s1 = min(s1, s2)
+        row = []
+        if s1 - f1 > 1e-3:
+            row.append((s1 - 1, (s1 - f1) / cell))
+        row += [(s, 1.0 / cell) for s in range(s1, s2)]
+        if f2 - s2 > 1e-3:
+            row.append((s2, min(min(f2 - s2, 1.0), cell) / cell))
+        rows.append([(i, float(np.float32(v))) for i, v in row])
+    return _weights.taps_from_rows(rows, in_size)
+
+
+def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
+    """``INTER_AREA`` when an axis grows (either ``scale < 1``): OpenCV's bilinear variant, on
+    every axis: ``i = floor(o * scale)``, ``f = f32((o + 1) - (i + 1) * inv_scale)``,
+    ``f = 0 if f <= 0 else f - floor(f)``, weights ``(1 - f, f)`` on ``(i, i + 1)``; ``i`` and
+    ``f`` clamped like ``INTER_LINEAR`` (``i < 0`` -> ``(0, 0)``, ``i >= in - 1`` -> ``(in - 1, 0)``).
+    """
+    scale = 1.0 / float(inv_scale)
+    o = np.arange(out_size)
+    i = np.floor(o * scale)
+    f = ((o + 1) - (i + 1) * float(inv_scale)).astype(np.float32).astype(np.float64)
+    f = np.where(f <= 0, 0.0, f - np.floor(f))
+    f = np.where((i < 0) | (i >= in_size - 1), 0.0, f)
+    i = np.clip(i, 0, in_size - 1).astype(np.int64)
+    cols = np.stack([i, np.minimum(i + 1, in_size - 1)], axis=1)
+    w = np.stack([1.0 - f, f], axis=1)
+    return _weights.compact(cols, w, in_size)
+
+
 def _interpolation(value) -> int:
     integer = isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
     if not integer or int(value) not in INTERPOLATIONS:
@@ -68,17 +136,7 @@ def _dsize(dsize):
     """``None`` or ``(width, height)`` of non-negative ints."""
     if dsize is None:
         return 0, 0
-    if _v.is_traced(dsize):
-        raise TypeError("dsize must be static because it fixes the output shape; got a traced value.")
-    try:
-        values = tuple(dsize)
-    except TypeError:
-        raise TypeError(f"dsize must be None or a (width, height) pair of ints; got {dsize!r}.") from None
-    if len(values) != 2 or any(isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) for v in values):
-        raise TypeError(f"dsize must be None or a (width, height) pair of ints; got {dsize!r}.")
-    if any(v < 0 for v in values):
-        raise ValueError(f"dsize={values!r} must contain non-negative integers (width, height).")
-    return int(values[0]), int(values[1])
+    return _v.int_sequence("dsize", dsize, length=2, what="a (width, height) pair of ints, non-negative")
 
 
 def output_size(in_hw, dsize=None, fx=0.0, fy=0.0):
@@ -107,9 +165,9 @@ def output_size(in_hw, dsize=None, fx=0.0, fy=0.0):
     return out, (fy, fx)
 
 
-def axis_operator(interpolation: int, axis: int, in_size: int, out_size: int, inv_scale: float, *,
-                  area_shrinks: bool = True, dtype=np.float32):
-    """One axis of ``cv2.resize`` as an :class:`~.weights.AxisResample`, or None (identity).
+def axis_record(interpolation: int, in_size: int, out_size: int, inv_scale: float, *,
+                area_shrinks: bool = True, dtype=np.float32) -> _weights.Record | None:
+    """One axis of ``cv2.resize`` as a record, or None (identity).
 
     ``area_shrinks``: whether ``INTER_AREA`` takes its true-area path (both axes have
     ``scale = 1 / inv_scale >= 1``) or OpenCV's bilinear variant. ``dtype`` is the image's; for
@@ -118,37 +176,30 @@ def axis_operator(interpolation: int, axis: int, in_size: int, out_size: int, in
     if out_size == in_size and inv_scale == 1.0:
         return None
     if interpolation == INTER_NEAREST:
-        idx = _coordinates.opencv_nearest_indices(in_size, out_size, inv_scale)
-        return _weights.axis_resample(axis, in_size, "gather", idx)
+        return _weights.Gather(nearest_indices(in_size, out_size, inv_scale), in_size)
     if interpolation == INTER_NEAREST_EXACT:
-        return _weights.axis_resample(axis, in_size, "gather", _coordinates.pillow_nearest_indices(in_size, out_size))
+        return _weights.Gather(_pillow.nearest_indices(in_size, out_size), in_size)
     fixed = np.dtype(dtype) == np.uint8
     if interpolation == INTER_AREA and area_shrinks:
-        taps = _weights.opencv_area_taps(in_size, out_size, 1.0 / inv_scale)
+        taps = area_taps(in_size, out_size, 1.0 / inv_scale)
         fixed = False  # OpenCV's area path computes in float
     elif interpolation == INTER_AREA:
-        taps = _weights.opencv_area_linear_taps(in_size, out_size, inv_scale)
+        taps = area_linear_taps(in_size, out_size, inv_scale)
     else:
-        x = _coordinates.opencv_source_coordinates(in_size, out_size, inv_scale)
+        x = source_coordinates(in_size, out_size, inv_scale)
         if interpolation in (INTER_LINEAR, INTER_LINEAR_EXACT):
             taps = _weights.clamped_linear_taps(x, in_size)
         elif interpolation == INTER_CUBIC:
             taps = _weights.filter_taps(x, in_size, _kernels.keys_cubic(-0.75))
         else:  # INTER_LANCZOS4: 8 taps floor(x) - 3 .. floor(x) + 4, normalised, edge-clamped
             taps = _weights.filter_taps(x, in_size, _kernels.lanczos(4), normalize=True)
-    index, weight = taps
     if fixed:
-        weight = _weights.fixed_point_weights(weight, INTER_RESIZE_COEF_BITS, ties="even")
-    return _weights.axis_resample(axis, in_size, "taps", (index, weight))
+        return _weights.Taps(taps.index, _rounding.quantize_weights(taps.weight, INTER_RESIZE_COEF_BITS, ties="even"),
+                             in_size)
+    return taps
 
 
-@functools.partial(jax.jit, static_argnames=("dtype",))
-def _round_half_up(y, *, dtype):
-    info = np.iinfo(dtype)
-    return jnp.clip(jnp.floor(y + 0.5), float(info.min), float(info.max)).astype(dtype)
-
-
-def cv2_resize(src, dsize, fx=0, fy=0, interpolation=INTER_LINEAR):
+def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolation: int = INTER_LINEAR) -> jax.Array:
     """``cv2.resize`` in JAX: resizes an ``[H, W]`` or ``[H, W, C]`` image to ``dsize = (width, height)``.
 
     Output size: ``dsize`` when both entries are > 0, else ``(round(H * fy), round(W * fx))``
@@ -202,8 +253,8 @@ def cv2_resize(src, dsize, fx=0, fy=0, interpolation=INTER_LINEAR):
     float32), integer filters within 1 (OpenCV's fixed-point intermediate truncations).
     """
     interpolation = _interpolation(interpolation)
-    dtype = _dtypes.check_dtype(getattr(src, "dtype", None) or np.asarray(src).dtype, name="src")
-    x = jnp.asarray(src)
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(src), name="src")
+    x = jax.numpy.asarray(src)
     if x.ndim not in (2, 3):
         raise ValueError(f"src must be an [H, W] or [H, W, C] image; got shape {x.shape}.")
     if x.shape[0] == 0 or x.shape[1] == 0 or (x.ndim == 3 and x.shape[2] == 0):
@@ -221,11 +272,10 @@ def cv2_resize(src, dsize, fx=0, fy=0, interpolation=INTER_LINEAR):
     if (out_h, out_w) == tuple(x.shape[:2]):
         return x
     shrinks = 1.0 / inv_x >= 1 and 1.0 / inv_y >= 1
-    ops = [op for op in (
-        axis_operator(interpolation, 0, int(x.shape[0]), out_h, inv_y, area_shrinks=shrinks, dtype=dtype),
-        axis_operator(interpolation, 1, int(x.shape[1]), out_w, inv_x, area_shrinks=shrinks, dtype=dtype),
-    ) if op is not None]
+    records = [(0, axis_record(interpolation, int(x.shape[0]), out_h, inv_y, area_shrinks=shrinks, dtype=dtype)),
+               (1, axis_record(interpolation, int(x.shape[1]), out_w, inv_x, area_shrinks=shrinks, dtype=dtype))]
+    ops = [(a, r) for a, r in records if r is not None]
     if dtype == np.uint8 and interpolation not in _NEAREST and not (interpolation == INTER_AREA and shrinks):
         # Fixed-point paths end with (sum + 2**21) >> 22: round half up.
-        return _round_half_up(_apply.run(x.astype(jnp.float32), ops), dtype=dtype.name)
+        return _apply.run(x, ops, integer=_rounding.IntegerPolicy(rounding="half_up"))
     return _apply.run(x, ops)

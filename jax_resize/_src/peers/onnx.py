@@ -1,23 +1,49 @@
-"""Front end: the ONNX Resize operator (opsets 10, 11, 13, 18, 19).
+"""Peer: the ONNX Resize operator (opsets 10, 11, 13, 18, 19), and its per-axis weight matrix.
 
-Contract: ``onnx_resize`` takes the operator's inputs and attributes by their ONNX names, checks
-them against the chosen opset, resolves the output shape and per-axis scales on the host
-(static), builds one operator per resized axis with the coordinates and weights layers, and
-applies them. It returns exactly what the spec defines, computed with the dtype policy of
-:mod:`.dtypes`. ``onnx_node_resize`` runs an ``onnx.NodeProto`` with the same machinery.
+Contract: :func:`onnx_resize` takes the operator's inputs and attributes by their ONNX names,
+checks them against the chosen opset, resolves the output shape and per-axis scales on the host
+(static), builds one record per resized axis (:func:`axis_record`: the coordinate rule of
+``coordinate_transformation_mode``, then nearest indices or filter taps) and applies them with
+:func:`..apply.run`. It returns exactly what the spec defines, computed with the dtype policy of
+:mod:`..dtypes`. :func:`onnx_node_resize` runs an ``onnx.NodeProto`` with the same machinery;
+:func:`weight_matrix` exposes one axis's ``[out, in]`` matrix.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.typing import ArrayLike
 
-from . import apply as _apply
-from . import coordinates as _coordinates
-from . import validation as _v
-from . import weights as _weights
+from .. import apply as _apply
+from .. import coordinates as _coordinates
+from .. import kernels as _kernels
+from .. import validation as _v
+from .. import weights as _weights
+
+#: ``coordinate_transformation_mode`` -> the registered coordinate rule it uses.
+COORDINATE_RULES = {
+    "half_pixel": "half_pixel",
+    "half_pixel_symmetric": "half_pixel_symmetric",
+    "pytorch_half_pixel": "half_pixel_single_zero",
+    "align_corners": "align_corners",
+    "asymmetric": "asymmetric",
+    "tf_half_pixel_for_nn": "half_pixel_unshifted",
+    "tf_crop_and_resize": "crop",
+}
+#: Every ONNX ``coordinate_transformation_mode`` (opset 19, plus ``tf_half_pixel_for_nn`` of opset 11).
+COORDINATE_TRANSFORMATION_MODES = tuple(COORDINATE_RULES)
+#: ONNX Resize ``nearest_mode`` values (each a registered nearest rule). ``"simple"`` (ONNX
+#: Resize-10's implicit rule, OpenVINO's) is accepted internally: ceil when the axis downsamples,
+#: truncation towards zero otherwise.
+NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
+_ALL_NEAREST_MODES = NEAREST_MODES + ("simple",)
+MODES = ("nearest", "linear", "cubic")
 
 OPSETS = (10, 11, 13, 18, 19)
 KEEP_ASPECT_RATIO_POLICIES = ("stretch", "not_larger", "not_smaller")
@@ -67,10 +93,10 @@ def _is_identity(scale: float, in_size: int, out_size: int, roi) -> bool:
 
 
 def onnx_resize(
-    X,
-    roi=None,
-    scales=None,
-    sizes=None,
+    X: ArrayLike,
+    roi: ArrayLike | Sequence[float] | None = None,
+    scales: ArrayLike | Sequence[float] | None = None,
+    sizes: ArrayLike | Sequence[int] | None = None,
     *,
     mode: str = "nearest",
     coordinate_transformation_mode: str = "half_pixel",
@@ -83,7 +109,7 @@ def onnx_resize(
     keep_aspect_ratio_policy: str = "stretch",
     opset: int = 19,
     strategy: str = "auto",
-):
+) -> jax.Array:
     """ONNX ``Resize``: resizes ``X`` by ``scales`` or to ``sizes`` with the operator's semantics.
 
     For every resized axis the output index maps to an input coordinate
@@ -147,46 +173,61 @@ def onnx_resize(
     """
     if isinstance(opset, bool) or opset not in OPSETS:
         raise ValueError(f"opset={opset!r} is not supported; allowed values: {OPSETS}.")
-    _check_opset_attributes(opset, dict(
-        coordinate_transformation_mode=coordinate_transformation_mode, nearest_mode=nearest_mode,
-        cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside,
-        extrapolation_value=extrapolation_value, antialias=antialias, axes=axes,
-        keep_aspect_ratio_policy=keep_aspect_ratio_policy,
-    ))
-    mode = _v.choice("mode", mode, _weights.ONNX_MODES if opset >= 11 else ("nearest", "linear"))
+    given = dict(coordinate_transformation_mode=coordinate_transformation_mode, nearest_mode=nearest_mode,
+                 cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside,
+                 extrapolation_value=extrapolation_value, antialias=antialias, axes=axes,
+                 keep_aspect_ratio_policy=keep_aspect_ratio_policy)
+    attrs = _attributes(opset, mode, roi, sizes, given)
+    X = _v.data_array("X", X, attrs["mode"])
+    axes = _v.axes_tuple(axes, X.ndim)
+    specs = _axis_specs(X.shape, axes, roi, scales, sizes, attrs)
+    roi_traced = _v.is_traced(roi) and attrs["coordinate_transformation_mode"] == "tf_crop_and_resize"
+    filter_attrs = {k: attrs[k] for k in ("mode", "coordinate_transformation_mode", "nearest_mode",
+                                         "cubic_coeff_a", "exclude_outside", "antialias")}
+    ops = [(axis, axis_record(n, o, sc, roi=r, **filter_attrs)) for axis, n, o, sc, r in specs
+           if roi_traced or not _is_identity(sc, n, o, r)]
+    return _apply.run(X, ops, extrapolation_value=attrs["extrapolation_value"], strategy=strategy)
+
+
+def _attributes(opset: int, mode, roi, sizes, given: dict) -> dict:
+    """Validates the attributes against ``opset``; returns them normalised (Resize-10's implicit
+    asymmetric coordinates and ``simple`` rounding filled in)."""
+    _check_opset_attributes(opset, given)
+    attrs = dict(given, mode=_v.choice("mode", mode, MODES if opset >= 11 else ("nearest", "linear")))
+    ctm = given["coordinate_transformation_mode"]
     if opset == 10:
         if roi is not None and np.size(roi) and not _v.is_traced(roi):
             raise ValueError("roi is not an input of Resize-10 (its inputs are X, scales).")
         if sizes is not None and np.size(sizes):
             raise ValueError("sizes is not an input of Resize-10 (its inputs are X, scales); use opset>=11.")
-        coordinate_transformation_mode, nearest_mode = "asymmetric", "simple"
+        attrs.update(coordinate_transformation_mode="asymmetric", nearest_mode="simple")
     else:
         allowed = _COORDINATE_MODES[opset]
-        if coordinate_transformation_mode not in allowed and coordinate_transformation_mode in \
-                _coordinates.COORDINATE_TRANSFORMATION_MODES:
-            where = [o for o, modes in _COORDINATE_MODES.items() if coordinate_transformation_mode in modes]
+        if ctm not in allowed and ctm in COORDINATE_TRANSFORMATION_MODES:
+            where = [o for o, modes in _COORDINATE_MODES.items() if ctm in modes]
             raise ValueError(
-                f"coordinate_transformation_mode={coordinate_transformation_mode!r} is not part of "
-                f"Resize-{opset}; it exists in opset(s) {where}. Allowed in {opset}: {allowed}."
+                f"coordinate_transformation_mode={ctm!r} is not part of Resize-{opset}; it exists in "
+                f"opset(s) {where}. Allowed in {opset}: {allowed}."
             )
-        _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, allowed)
-        _v.choice("nearest_mode", nearest_mode, _weights.NEAREST_MODES)
-    keep_aspect_ratio_policy = _v.choice(
-        "keep_aspect_ratio_policy", keep_aspect_ratio_policy, KEEP_ASPECT_RATIO_POLICIES
-    )
-    exclude_outside = _v.flag("exclude_outside", exclude_outside)
-    antialias = _v.flag("antialias", antialias)
-    cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
-    extrapolation_value = _v.finite_float("extrapolation_value", extrapolation_value)
-    if antialias and mode == "nearest":
+        _v.choice("coordinate_transformation_mode", ctm, allowed)
+        _v.choice("nearest_mode", given["nearest_mode"], NEAREST_MODES)
+    attrs["keep_aspect_ratio_policy"] = _v.choice(
+        "keep_aspect_ratio_policy", given["keep_aspect_ratio_policy"], KEEP_ASPECT_RATIO_POLICIES)
+    attrs["exclude_outside"] = _v.flag("exclude_outside", given["exclude_outside"])
+    attrs["antialias"] = _v.flag("antialias", given["antialias"])
+    attrs["cubic_coeff_a"] = _v.finite_float("cubic_coeff_a", given["cubic_coeff_a"])
+    attrs["extrapolation_value"] = _v.finite_float("extrapolation_value", given["extrapolation_value"])
+    if attrs["antialias"] and attrs["mode"] == "nearest":
         raise ValueError("antialias=1 is only defined for mode='linear' or 'cubic', not mode='nearest'.")
+    return attrs
 
-    X = _v.data_array("X", X, mode)
-    rank = X.ndim
-    axes = _v.axes_tuple(axes, rank)
+
+def _axis_specs(shape, axes, roi, scales, sizes, attrs) -> list[tuple]:
+    """``(axis, in_size, out_size, scale, roi_pair)`` per entry of ``axes``, resolved on the host
+    from ``scales`` (``floor(scale * in)``; with ``tf_crop_and_resize``
+    ``floor(in * (end - start) * scale)``) or ``sizes`` (with ``keep_aspect_ratio_policy``)."""
     k = len(axes)
-    in_sizes = [int(X.shape[a]) for a in axes]
-
+    in_sizes = [int(shape[a]) for a in axes]
     scales = _v.static_array("scales", scales)
     sizes = _v.static_array("sizes", sizes)
     if (scales is None) == (sizes is None):
@@ -194,31 +235,14 @@ def onnx_resize(
             "exactly one of scales and sizes must be given (empty arrays count as absent); got "
             + ("both." if scales is not None else "neither.")
         )
-
-    crop = coordinate_transformation_mode == "tf_crop_and_resize"
-    roi_traced = crop and _v.is_traced(roi)
-    if crop:
-        if roi is None or np.size(roi) == 0:
-            roi_pairs = [(0.0, 1.0)] * k
-        else:
-            if np.shape(roi) != (2 * k,):
-                raise ValueError(
-                    f"roi must have 2 * {k} = {2 * k} elements [starts..., ends...] for {k} resized "
-                    f"axes; got shape {np.shape(roi)}."
-                )
-            r = roi if roi_traced else np.asarray(roi, dtype=np.float64)
-            roi_pairs = [(r[i], r[k + i]) for i in range(k)]
-    else:
-        roi_pairs = [None] * k
-
+    crop = attrs["coordinate_transformation_mode"] == "tf_crop_and_resize"
+    pairs = _v.roi_pairs(roi, k) if crop else [None] * k
+    policy = attrs["keep_aspect_ratio_policy"]
     if scales is not None:
         axis_scales = list(_v.scales_array(scales, k))
-        if keep_aspect_ratio_policy != "stretch":
-            raise ValueError(
-                f"keep_aspect_ratio_policy={keep_aspect_ratio_policy!r} applies to sizes only; "
-                "with scales use 'stretch'."
-            )
-        if crop and roi_traced:
+        if policy != "stretch":
+            raise ValueError(f"keep_aspect_ratio_policy={policy!r} applies to sizes only; with scales use 'stretch'.")
+        if crop and _v.is_traced(roi):
             raise TypeError(
                 "roi must be static when tf_crop_and_resize is used with scales, because the output "
                 "size floor(in * (roi_end - roi_start) * scale) depends on it; pass sizes instead."
@@ -226,53 +250,112 @@ def onnx_resize(
         if crop:
             # Spec: output_dimension = floor(input_dimension * (roi_end - roi_start) * scale); the
             # coordinates then use that length (as if it had been given as sizes).
-            out_sizes = [int(math.floor(n * float(e - s) * sc)) for n, sc, (s, e) in
-                         zip(in_sizes, axis_scales, roi_pairs)]
-            out_sizes = [max(o, 0) for o in out_sizes]
+            out_sizes = [max(int(math.floor(n * float(e - b) * sc)), 0)
+                         for n, sc, (b, e) in zip(in_sizes, axis_scales, pairs)]
             axis_scales = [o / n if n else 1.0 for o, n in zip(out_sizes, in_sizes)]
         else:
             out_sizes = [int(math.floor(sc * n)) for sc, n in zip(axis_scales, in_sizes)]
     else:
-        sizes = _v.sizes_array(sizes, k)
-        for n, s, a in zip(in_sizes, sizes, axes):
-            if n == 0 and s != 0:
-                raise ValueError(f"cannot resize axis {a} of length 0 to sizes {int(s)}; X has shape {X.shape}.")
-        axis_scales = [float(s) / n if n else 1.0 for s, n in zip(sizes, in_sizes)]
-        out_sizes = [int(s) for s in sizes]
-        if keep_aspect_ratio_policy != "stretch":
-            pick = min if keep_aspect_ratio_policy == "not_larger" else max
-            common = pick(axis_scales)
+        out_sizes = [int(s) for s in _v.sizes_array(sizes, k)]
+        _v.check_empty_axes(in_sizes, out_sizes, axes)
+        axis_scales = [float(s) / n if n else 1.0 for s, n in zip(out_sizes, in_sizes)]
+        if policy != "stretch":
+            common = (min if policy == "not_larger" else max)(axis_scales)
             axis_scales = [common] * k
             out_sizes = [int(common * n + 0.5) for n in in_sizes]  # round half up
-
-    ops = []
-    for axis, n, o, sc, r in zip(axes, in_sizes, out_sizes, axis_scales, roi_pairs):
-        if not roi_traced and _is_identity(sc, n, o, r):
-            continue
-        ops.append(_axis_op(axis, n, o, sc, r, roi_traced, mode=mode,
-                            coordinate_transformation_mode=coordinate_transformation_mode,
-                            nearest_mode=nearest_mode, cubic_coeff_a=cubic_coeff_a,
-                            exclude_outside=exclude_outside, antialias=antialias))
-    return _apply.run(X, ops, extrapolation_value=extrapolation_value, strategy=strategy)
+    return list(zip(axes, in_sizes, out_sizes, axis_scales, pairs))
 
 
-def _axis_op(axis, in_size, out_size, scale, roi, roi_traced, *, coordinate_transformation_mode, **opts):
-    """Coordinates + weights for one axis -> an ``AxisResample``."""
+def axis_record(in_size: int, out_size: int, scale: float, *, mode: str, coordinate_transformation_mode: str,
+                nearest_mode: str = "round_prefer_floor", cubic_coeff_a: float = -0.75,
+                exclude_outside: bool = False, antialias: bool = False, roi=None) -> _weights.Record:
+    """One axis of ONNX Resize as a record (``roi``: a ``(start, end)`` pair, possibly traced).
+
+    * nearest: the rounding rule ``nearest_mode`` (``"simple"``: ``ceil`` when ``scale < 1``,
+      else ``trunc``);
+    * linear: triangle; cubic: Keys (1981) with ``a = cubic_coeff_a`` (radius 2);
+    * antialias (linear/cubic): filter stretched by ``max(1, 1/scale)`` and rows normalised;
+    * ``exclude_outside``: taps outside the input dropped and the rest renormalised; otherwise
+      clamped to the edge.
+    """
     if in_size == 0 or out_size == 0:
-        return _weights.empty_axis(axis, in_size, out_size, gather=opts["mode"] == "nearest")
-    xp = jnp if roi_traced else np
-    x, outside = _coordinates.source_coordinates(
-        coordinate_transformation_mode, in_size, out_size, scale, roi=roi, xp=xp
-    )
-    kind, op = _weights.onnx_axis_weights(x, in_size, scale, xp=xp, **opts)
-    return _weights.axis_resample(axis, in_size, kind, op, outside)
+        return _weights.empty(in_size, out_size, gather=mode == "nearest")
+    xp = jnp if roi is not None and any(_v.is_traced(v) for v in roi) else np
+    rule = COORDINATE_RULES[coordinate_transformation_mode]
+    x, outside = _coordinates.source_coordinates(rule, in_size, out_size, scale, roi=roi, xp=xp)
+    if mode == "nearest":
+        if nearest_mode == "simple":
+            nearest_mode = "ceil" if scale < 1 else "trunc"
+        return _weights.Gather(_weights.nearest_indices(x, in_size, nearest_mode, xp=xp), in_size, outside)
+    kernel = _kernels.TRIANGLE if mode == "linear" else _kernels.keys_cubic(cubic_coeff_a)
+    stretch = max(1.0, 1.0 / scale) if antialias else 1.0
+    taps = _weights.filter_taps(x, in_size, kernel, stretch=stretch, normalize=bool(antialias),
+                                boundary="exclude" if exclude_outside else "clamp", xp=xp)
+    return _weights.Taps(taps.index, taps.weight, in_size, outside)
+
+
+def weight_matrix(
+    in_size: int,
+    out_size: int,
+    *,
+    mode: str = "linear",
+    coordinate_transformation_mode: str = "half_pixel",
+    scale: float | None = None,
+    roi: tuple[float, float] = (0.0, 1.0),
+    nearest_mode: str = "round_prefer_floor",
+    cubic_coeff_a: float = -0.75,
+    exclude_outside: bool = False,
+    antialias: bool = False,
+) -> np.ndarray:
+    """The ``[out_size, in_size]`` ONNX Resize weight matrix of one axis (float64, numpy).
+
+    ``out = W @ in`` along the axis reproduces ONNX Resize (``mode`` in ``nearest``, ``linear``,
+    ``cubic``) for that axis; nearest gives a one-hot matrix. For ``tf_crop_and_resize`` the rows
+    whose coordinate leaves the input are all zero (the operator fills them with
+    ``extrapolation_value``).
+
+    Args:
+      in_size: input length (>= 1).
+      out_size: output length (>= 0).
+      mode, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside,
+        antialias: as in ONNX Resize (spec section "Resize", opset 19).
+      scale: the axis scale; defaults to ``out_size / in_size`` (what ``sizes`` implies).
+      roi: ``(start, end)`` for ``tf_crop_and_resize``.
+
+    Returns:
+      float64 ``np.ndarray`` of shape ``[out_size, in_size]``; rows sum to 1 (0 for extrapolated
+      rows).
+
+    Raises:
+      ValueError: unknown mode names, ``in_size < 1`` or ``out_size < 0``, non-positive scale,
+        antialias with nearest.
+
+    Example:
+      >>> weight_matrix(2, 4, mode="linear")[:, 0].tolist()
+      [1.0, 0.75, 0.25, 0.0]
+    """
+    _v.choice("mode", mode, MODES)
+    _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, COORDINATE_TRANSFORMATION_MODES)
+    _v.choice("nearest_mode", nearest_mode, _ALL_NEAREST_MODES)
+    if int(in_size) < 1 or int(out_size) < 0:
+        raise ValueError(f"need in_size >= 1 and out_size >= 0; got in_size={in_size}, out_size={out_size}.")
+    scale = out_size / in_size if scale is None else float(scale)
+    if not (math.isfinite(scale) and scale > 0):
+        raise ValueError(f"scale must be finite and > 0; got {scale!r}.")
+    if antialias and mode == "nearest":
+        raise ValueError("antialias=1 is only defined for mode='linear' or 'cubic', not 'nearest'.")
+    record = axis_record(int(in_size), int(out_size), scale, mode=mode,
+                         coordinate_transformation_mode=coordinate_transformation_mode, nearest_mode=nearest_mode,
+                         cubic_coeff_a=float(cubic_coeff_a), exclude_outside=bool(exclude_outside),
+                         antialias=bool(antialias), roi=roi)
+    return _weights.record_matrix(record)
 
 
 _NODE_INPUTS = {10: ("X", "scales")}
 _NODE_INPUTS_DEFAULT = ("X", "roi", "scales", "sizes")
 
 
-def onnx_node_resize(node, *inputs, opset: int = 19):
+def onnx_node_resize(node, *inputs: ArrayLike | Sequence[float] | None, opset: int = 19) -> jax.Array:
     """Runs an ONNX ``Resize`` node (``onnx.NodeProto``) on numpy/jax inputs.
 
     Reads the node's attributes (``mode``, ``coordinate_transformation_mode``, ``axes``, ...) and
@@ -305,11 +388,11 @@ def onnx_node_resize(node, *inputs, opset: int = 19):
     names = _NODE_INPUTS.get(opset, _NODE_INPUTS_DEFAULT)
     if len(inputs) > len(names):
         raise ValueError(f"Resize-{opset} takes at most {len(names)} inputs {names}; got {len(inputs)}.")
-    args = {}
+    args: dict[str, Any] = {}
     for i, name in enumerate(names):
         present = i < len(inputs) and i < len(node.input) and node.input[i] != ""
         args[name] = inputs[i] if present else None
-    attrs = {}
+    attrs: dict[str, Any] = {}
     allowed = set(_OPSET11_ATTRIBUTES) | set(_OPSET18_ATTRIBUTES) | {"mode"}
     for attr in node.attribute:
         if attr.name not in allowed:

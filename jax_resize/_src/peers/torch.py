@@ -1,33 +1,36 @@
-"""``torch_interpolate``: ``torch.nn.functional.interpolate`` on the jax_resize layers.
+"""Peer: ``torch.nn.functional.interpolate`` (``torch_interpolate``) on the core layers.
 
 Contract: same arguments, defaults, checks and output shapes as ``F.interpolate`` (PyTorch 2.13,
-CPU, contiguous ``[N, C, *spatial]`` tensors); every resized axis gets one operator:
+CPU, contiguous ``[N, C, *spatial]`` tensors); every resized axis gets one record
+(:func:`axis_record`):
 
-* coordinates: :func:`.coordinates.torch_source_coordinates` / ``torch_nearest_indices`` /
-  ``torch_antialias_centers`` (PyTorch's scale rule, its float32/float64 arithmetic, its fused
-  multiply-add and ``floorf``);
-* weights: :func:`.weights.clamped_linear_taps` (linear modes), :func:`.weights.filter_taps`
-  with Keys a = -0.75 (bicubic), :func:`.weights.pillow_taps` (antialias: PyTorch's separable
-  kernels are Pillow's), :func:`.weights.adaptive_average_taps` (area);
-* apply: :func:`.apply.run`; ``uint8`` filters run one pass per axis (last axis first) in
-  PyTorch's int16 fixed point (:func:`.pillow.run_passes` with ``"fixed_point"``), which is exact.
+* coordinates: PyTorch's scale rule (:func:`scale_of`), its float32/float64 arithmetic, its
+  fused multiply-add (:func:`source_coordinates`) and ``floorf`` (:func:`nearest_indices`);
+* weights: clamped 2-tap linear (linear modes), Keys a = -0.75 with clamped taps (bicubic),
+  Pillow's window and kernels (antialias: PyTorch's separable kernels are Pillow's, imported from
+  :mod:`.pillow`), adaptive average pooling (area, :func:`adaptive_average_taps`);
+* integer policy: ``uint8`` filters run one pass per axis (last axis first) in PyTorch's int16
+  fixed point, ``(sum(k x) + 2**(p-1)) >> p`` with ``p`` per axis (:func:`uint8_precision`),
+  which the apply layer computes exactly.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 
+import jax
 import jax.numpy as jnp
 import numpy as np
+from jax.typing import ArrayLike
 
 from .. import apply as _apply
 from .. import coordinates as _coordinates
 from .. import dtypes as _dtypes
 from .. import kernels as _kernels
-from .. import pillow as _pillow
+from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
+from . import pillow as _pillow
 
 MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area", "lanczos")
 #: Modes tied to one input rank (``F.interpolate`` raises for the others).
@@ -37,34 +40,121 @@ _ANTIALIAS_MODES = ("bilinear", "bicubic", "lanczos")
 #: What PyTorch's CPU kernels implement for uint8 (every mode takes float16/bfloat16/float32/
 #: float64, antialias only float32/float64).
 _UINT8_MODES = ("nearest", "nearest-exact", "bilinear", "bicubic", "lanczos")
+_SPATIAL = ", one per spatial dimension of the [N, C, *spatial] input (spatial rank {})"
 
 
-def _per_axis(name: str, value, dim: int, integer: bool) -> list:
-    """``size``/``scale_factor``: a number or a sequence of ``dim`` numbers -> list of ``dim``."""
-    if _v.is_traced(value):
-        raise TypeError(f"{name} must be static because it fixes the output shape; got a traced value.")
-    values = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
-    if isinstance(value, (list, tuple, np.ndarray)) and len(values) != dim:
-        raise ValueError(
-            f"{name}={tuple(values)!r} must have {dim} entries, one per spatial dimension of the "
-            f"[N, C, *spatial] input (spatial rank {dim})."
-        )
-    values = values * dim if len(values) == 1 else values
-    out = []
-    for v in values:
-        if integer:
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral):
-                raise TypeError(f"{name} must be an int or a sequence of ints; got {value!r}.")
-            if v <= 0:
-                raise ValueError(f"{name}={value!r}: output sizes must be > 0.")
-            out.append(int(v))
-        else:
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
-                raise TypeError(f"{name} must be a float or a sequence of floats; got {value!r}.")
-            if not (math.isfinite(float(v)) and float(v) > 0):
-                raise ValueError(f"{name}={value!r} must be finite and > 0.")
-            out.append(float(v))
-    return out
+#: Fixed-point bits of the int16 weights are chosen per axis; the passes compute them exactly in
+#: units of 2**-22 (any p <= 22 fits).
+UINT8_POLICY = _rounding.IntegerPolicy(rounding="half_up", fixed_point_bits=22)
+
+
+# --- coordinates (PyTorch computes them in the "opmath" type of the input: float32 for float32,
+# float16, bfloat16 and the nearest modes of uint8; float64 for float64 and for uint8's filters;
+# its AVX2/AVX-512 kernels contract ``scale * (o + 0.5) - 0.5`` into one fused multiply-add) -----
+
+
+def scale_of(in_size: int, out_size: int, scale_factor: float | None = None, align_corners: bool = False,
+                dtype=np.float32):
+    """PyTorch's ``area_pixel_compute_scale`` in ``dtype``.
+
+    ``align_corners``: ``(in - 1) / (out - 1)`` (0 when ``out == 1``); otherwise
+    ``1 / scale_factor`` (computed in float64, then rounded) when a scale factor is used, else
+    ``in / out`` (both converted to ``dtype`` first).
+    """
+    t = np.dtype(dtype).type
+    if align_corners:
+        return t(in_size - 1) / t(out_size - 1) if out_size > 1 else t(0)
+    if scale_factor is not None and scale_factor > 0:
+        return t(1.0 / scale_factor)
+    return t(in_size) / t(out_size)
+
+
+def source_coordinates(in_size: int, out_size: int, *, scale_factor: float | None = None,
+                             align_corners: bool = False, cubic: bool = False, dtype=np.float32) -> np.ndarray:
+    """PyTorch's ``area_pixel_compute_source_index`` for every output index, in ``dtype``.
+
+    ``align_corners``: ``x = scale * o``; otherwise ``x = fma(scale, o + 0.5, -0.5)`` (one
+    rounding), and the linear modes (``cubic=False``) clamp negative coordinates to 0 (bicubic
+    keeps them). ``scale`` is :func:`scale_of`.
+
+    Returns:
+      ``np.ndarray`` ``[out_size]`` of ``dtype``.
+    """
+    s = scale_of(in_size, out_size, scale_factor, align_corners, dtype)
+    o = np.arange(out_size)
+    if align_corners:
+        return o.astype(dtype) * s
+    x = _coordinates.fused_multiply_add(s, o + 0.5, -0.5, dtype)
+    return x if cubic else np.maximum(x, np.dtype(dtype).type(0))
+
+
+def nearest_indices(in_size: int, out_size: int, *, scale_factor: float | None = None, exact: bool = False,
+                          dtype=np.float32, shortcuts: bool = False) -> np.ndarray:
+    """``mode='nearest'`` / ``'nearest-exact'`` source indices of ``torch.nn.functional.interpolate``.
+
+    nearest: ``min(floorf(o * scale), in - 1)``; nearest-exact:
+    ``min(floorf(x + 0.5), in - 1)`` with ``x`` the clamped half-pixel coordinate of
+    :func:`source_coordinates`. ``scale`` is ``1 / scale_factor`` or ``in / out``
+    (:func:`scale_of`), the arithmetic is in ``dtype`` and ``floorf`` first rounds to float32
+    (the contiguous-memory CPU kernel). ``shortcuts``: ``nearest`` of 4-D inputs (2 spatial axes)
+    runs a kernel that copies when ``out == in`` (``src = o``) and uses ``src = o // 2`` when
+    ``out == 2 * in``, whatever the scale factor (measured with torch 2.13).
+
+    Returns:
+      int64 ``[out_size]`` in ``[0, in_size - 1]``.
+    """
+    if shortcuts and not exact and out_size in (in_size, 2 * in_size):
+        return np.arange(out_size, dtype=np.int64) // (out_size // in_size)
+    if exact:
+        x = source_coordinates(in_size, out_size, scale_factor=scale_factor, dtype=dtype)
+        v = x + np.dtype(dtype).type(0.5)
+    else:
+        s = scale_of(in_size, out_size, scale_factor, False, dtype)
+        v = np.arange(out_size).astype(dtype) * s
+    return _weights.nearest_indices(v.astype(np.float32), in_size, "floor")
+
+
+def antialias_centers(in_size: int, out_size: int, *, scale_factor: float | None = None,
+                            align_corners: bool = False, dtype=np.float32):
+    """Filter centres of PyTorch's separable antialiasing kernels (``_upsample_*_aa``).
+
+    ``center = scale * (o + 0.5)`` rounded to ``dtype`` with ``scale`` from :func:`scale_of`
+    (also with ``align_corners``, whose scale is ``(in - 1) / (out - 1)``); continuous
+    coordinates as in :func:`.pillow.centers`.
+
+    Returns:
+      ``(center [out_size] float64, scale)``.
+    """
+    s = scale_of(in_size, out_size, scale_factor, align_corners, dtype)
+    center = (float(s) * (np.arange(out_size) + 0.5)).astype(dtype)
+    return center.astype(np.float64), float(s)
+
+
+# --- weights -------------------------------------------------------------------------------------
+
+
+def adaptive_average_taps(in_size: int, out_size: int) -> _weights.Taps:
+    """Adaptive average pooling (``mode='area'``): the mean of ``[start, end)`` with
+    ``start = floor(o * in / out)``, ``end = ceil((o + 1) * in / out)`` (exact integer arithmetic,
+    ``adaptive_avg_pool1d/2d/3d``)."""
+    o = np.arange(out_size, dtype=np.int64)
+    start = (o * in_size) // out_size
+    end = -((-(o + 1) * in_size) // out_size)
+    k = int((end - start).max(initial=1))
+    first = np.minimum(start, in_size - k)  # contiguous band of width k inside the input
+    index = first[:, None] + np.arange(k)[None, :]
+    inside = (index >= start[:, None]) & (index < end[:, None])
+    return _weights.Taps(index.astype(np.int32), np.where(inside, 1.0 / (end - start)[:, None], 0.0), in_size)
+
+
+def uint8_precision(weight) -> int:
+    """Bits of PyTorch's int16 uint8 weights for one axis: the largest ``p < 22`` with
+    ``int(0.5 + max(w) * 2**(p + 1)) < 2**15`` (``_compute_index_ranges_int16_weights``)."""
+    w_max = float(np.max(weight, initial=0.0))
+    p = 0
+    while p < 22 and int(0.5 + w_max * (1 << (p + 1))) < (1 << 15):
+        p += 1
+    return p
 
 
 def output_sizes(in_sizes, size=None, scale_factor=None, recompute_scale_factor=None, mode="nearest"):
@@ -86,8 +176,8 @@ def output_sizes(in_sizes, size=None, scale_factor=None, recompute_scale_factor=
     if recompute_scale_factor and size is not None:
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if size is not None:
-        return _per_axis("size", size, dim, integer=True), [None] * dim
-    factors = _per_axis("scale_factor", scale_factor, dim, integer=False)
+        return list(_v.per_axis("size", size, dim, integer=True, where=_SPATIAL.format(dim))), [None] * dim
+    factors = list(_v.per_axis("scale_factor", scale_factor, dim, integer=False, where=_SPATIAL.format(dim)))
     sizes = [math.floor(n * f) for n, f in zip(in_sizes, factors)]
     for n, f, o in zip(in_sizes, factors, sizes):
         if o <= 0:
@@ -118,62 +208,58 @@ def _check_dtype(dtype: np.dtype, mode: str, antialias: bool) -> None:
     )
 
 
-def axis_operator(mode: str, axis: int, in_size: int, out_size: int, *, scale_factor=None,
-                  align_corners: bool = False, antialias: bool = False, dtype=np.float32, two_d: bool = False,
-                  first_row_only: bool = False):
-    """One axis of ``F.interpolate`` as an :class:`~.weights.AxisResample`, or None (identity).
+def axis_record(mode: str, in_size: int, out_size: int, *, scale_factor=None, align_corners: bool = False,
+                antialias: bool = False, dtype=np.float32, two_d: bool = False,
+                first_row_only: bool = False) -> _weights.Record | None:
+    """One axis of ``F.interpolate`` as a record, or None (PyTorch copies the axis).
 
     ``dtype`` is the input's dtype; it decides PyTorch's arithmetic (float64 coordinates for
     float64 inputs and for uint8 filters, float32 otherwise); ``two_d`` marks an axis of a 4-D
     input (``nearest`` then takes PyTorch's 2-D shortcuts); ``first_row_only`` gives every output
     the taps of output 0 (PyTorch's float antialias kernel does that to H when the output width is
-    1). For ``uint8`` filters the weights
-    are PyTorch's int16 ones, ``k / 2**p`` (:func:`.weights.torch_uint8_precision`).
+    1). For ``uint8`` filters the weights are PyTorch's int16 ones, ``k / 2**p``
+    (:func:`uint8_precision`).
     """
     dtype = np.dtype(dtype)
     if mode in ("nearest", "nearest-exact"):
         arith = np.float64 if dtype == np.float64 else np.float32
-        idx = _coordinates.torch_nearest_indices(in_size, out_size, scale_factor=scale_factor,
-                                                 exact=mode == "nearest-exact", dtype=arith,
-                                                 shortcuts=two_d)
+        idx = nearest_indices(in_size, out_size, scale_factor=scale_factor, exact=mode == "nearest-exact",
+                              dtype=arith, shortcuts=two_d)
         if out_size == in_size and np.array_equal(idx, np.arange(in_size)):
             return None
-        return _weights.axis_resample(axis, in_size, "gather", idx)
+        return _weights.Gather(idx, in_size)
     if mode == "area":
-        if out_size == in_size:
-            return None
-        return _weights.axis_resample(axis, in_size, "taps", _weights.adaptive_average_taps(in_size, out_size))
+        return None if out_size == in_size else adaptive_average_taps(in_size, out_size)
     arith = np.float64 if dtype in (np.float64, np.uint8) else np.float32
     if antialias:
         if out_size == in_size:  # PyTorch skips the axis
             return None
-        kernel = {"bilinear": _kernels.TRIANGLE, "bicubic": _kernels.pillow_bicubic(-0.5),
-                  "lanczos": _kernels.PIL_LANCZOS}[mode]
-        center, scale = _coordinates.torch_antialias_centers(
-            in_size, out_size, scale_factor=scale_factor, align_corners=align_corners, dtype=arith)
-        taps = _weights.pillow_taps(center, scale, in_size, kernel)
+        kernel = {"bilinear": _kernels.TRIANGLE, "bicubic": _pillow.bicubic(-0.5), "lanczos": _pillow.LANCZOS_KERNEL}
+        center_scale = antialias_centers(in_size, out_size, scale_factor=scale_factor, align_corners=align_corners,
+                                         dtype=arith)
+        taps = _pillow.axis_taps(in_size, out_size, kernel[mode], center_scale=center_scale)
     elif mode == "bicubic":
         if out_size == in_size and (scale_factor is None or align_corners or dtype == np.uint8):
             return None  # x = o (one-hot weights); uint8's separable kernel skips the axis
-        x = _coordinates.torch_source_coordinates(in_size, out_size, scale_factor=scale_factor,
-                                                  align_corners=align_corners, cubic=True, dtype=arith)
+        x = source_coordinates(in_size, out_size, scale_factor=scale_factor, align_corners=align_corners,
+                               cubic=True, dtype=arith)
         taps = _weights.filter_taps(x.astype(np.float64), in_size, _kernels.keys_cubic(-0.75))
     else:  # linear, bilinear, trilinear
         if out_size == in_size:  # PyTorch copies (whatever the scale factor)
             return None
-        x = _coordinates.torch_source_coordinates(in_size, out_size, scale_factor=scale_factor,
-                                                  align_corners=align_corners, dtype=arith)
+        x = source_coordinates(in_size, out_size, scale_factor=scale_factor, align_corners=align_corners,
+                               dtype=arith)
         taps = _weights.clamped_linear_taps(x, in_size)
-    index, weight = taps
+    index, weight = taps.index, taps.weight
     if first_row_only:
         index, weight = np.repeat(index[:1], out_size, axis=0), np.repeat(weight[:1], out_size, axis=0)
     if dtype == np.uint8:
-        weight = _weights.fixed_point_weights(weight, _weights.torch_uint8_precision(weight))
-    return _weights.axis_resample(axis, in_size, "taps", (index, weight))
+        weight = _rounding.quantize_weights(weight, uint8_precision(weight))
+    return _weights.Taps(index, weight, in_size)
 
 
-def torch_interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                      recompute_scale_factor=None, antialias=False):
+def torch_interpolate(input: ArrayLike, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
+                      recompute_scale_factor=None, antialias: bool = False) -> jax.Array:
     """``torch.nn.functional.interpolate`` in JAX: resamples the spatial axes of ``[N, C, *spatial]``.
 
     Output size: ``size``, or ``floor(in * scale_factor)`` per axis. Scale used by the kernels:
@@ -252,7 +338,7 @@ def torch_interpolate(input, size=None, scale_factor=None, mode="nearest", align
         align_corners = _v.flag("align_corners", False if align_corners is None else align_corners)
     if recompute_scale_factor is not None:
         recompute_scale_factor = _v.flag("recompute_scale_factor", recompute_scale_factor)
-    dtype = _dtypes.check_dtype(getattr(input, "dtype", None) or np.asarray(input).dtype, name="input")
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(input), name="input")
     x = jnp.asarray(input)
     if x.ndim not in (3, 4, 5):
         raise ValueError(
@@ -284,13 +370,12 @@ def torch_interpolate(input, size=None, scale_factor=None, mode="nearest", align
         return jnp.zeros(out_shape, x.dtype)
     ops = []
     for i, (n, o, f) in enumerate(zip(in_sizes, sizes, factors)):
-        op = axis_operator(mode, 2 + i, n, o, scale_factor=f, align_corners=align_corners,
-                           antialias=antialias, dtype=dtype, two_d=x.ndim == 4,
-                           first_row_only=antialias and dtype != np.uint8 and i == 0 and sizes[-1] == 1)
-        if op is not None:
-            ops.append(op)
-    if dtype == np.uint8 and mode not in ("nearest", "nearest-exact") and ops:
+        record = axis_record(mode, n, o, scale_factor=f, align_corners=align_corners, antialias=antialias,
+                             dtype=dtype, two_d=x.ndim == 4,
+                             first_row_only=antialias and dtype != np.uint8 and i == 0 and sizes[-1] == 1)
+        if record is not None:
+            ops.append((2 + i, record))
+    if dtype == np.uint8 and mode not in ("nearest", "nearest-exact"):
         # PyTorch resamples the last axis first, rounding to uint8 after each pass.
-        ops = sorted(ops, key=lambda op: -op.axis)
-        return _pillow.run_passes(x, ops, rounding="fixed_point")
+        return _apply.run(x, sorted(ops, key=lambda op: -op[0]), integer=UINT8_POLICY)
     return _apply.run(x, ops)

@@ -1,0 +1,18 @@
+"""One module per peer: everything that makes that framework's resize that framework's.
+
+Each module owns how its peer's arguments resolve to per-axis specs (input length, output length,
+scale, roi), its coordinate / rounding / window rules (registered with, or built from, the core
+registries) and its pass order and integer policy, and then calls :func:`..apply.run`. Shared
+rules are explicit imports (torch's antialias uses Pillow's window: ``from . import pillow``).
+
+* :mod:`.onnx` — ONNX Resize (``onnx_resize``, ``onnx_node_resize``, ``weight_matrix``);
+* :mod:`.openvino` — OpenVINO Interpolate-11 (``openvino_interpolate``);
+* :mod:`.jax_image` — ``jax.image.resize`` drop-in (``resize``);
+* :mod:`.pillow` — ``PIL.Image.resize`` (``pil_resize``, the ``pil_*`` methods of ``resize``);
+* :mod:`.torch` — ``torch.nn.functional.interpolate`` (``torch_interpolate``);
+* :mod:`.opencv` — ``cv2.resize`` (``cv2_resize``);
+* :mod:`.tensorflow` — ``tf.image.resize`` (``tf_resize``).
+
+The module names match the peers; inside this package they never shadow the real packages
+(absolute imports only).
+"""

@@ -1,0 +1,163 @@
+"""Integer results: rounding rules, saturation, fixed-point weights and passes — all in one place.
+
+Contract: an :class:`IntegerPolicy` (static, hashable) says how a filtered result returns to an
+integer dtype; the apply layer executes it inside its single jitted application:
+
+* ``rounding``: a name in :data:`ROUNDING_RULES` — ``"half_even"`` (the ONNX reference's
+  ``saturate_cast`` since onnx 1.19), ``"half_up"`` (``floor(y + 0.5)``), ``"half_away"`` (half away
+  from zero);
+* ``per_pass``: round (and clip to the dtype's range) after every axis, so the intermediate is an
+  integer image, instead of once at the end;
+* ``fixed_point_bits``: the weights are integers ``k`` in units of ``2**-bits`` and every pass
+  computes ``(2**(bits - 1) + sum(x * k)) >> bits`` exactly (integer arithmetic emulated with exact
+  float32 contractions, :func:`split_fixed_point` / :func:`combine_fixed_point`); implies per pass.
+
+Results are always saturated to the dtype's range. Also here: :func:`quantize_weights`, the
+weights of integer resize paths (``k / 2**bits``), and :func:`fixed_point_mean`, block means with
+a fixed-point reciprocal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import jax.numpy as jnp
+import numpy as np
+
+#: Registry of rounding rules to integers, ``rule(y) -> y`` on float arrays (jax or numpy).
+ROUNDING_RULES: dict[str, Callable[[Any], Any]] = {
+    "half_even": lambda y: jnp.round(y),
+    "half_up": lambda y: jnp.floor(y + 0.5),
+    "half_away": lambda y: jnp.sign(y) * jnp.floor(jnp.abs(y) + 0.5),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class IntegerPolicy:
+    """How a filtered result returns to an integer dtype (ignored for float dtypes)."""
+
+    rounding: str = "half_even"
+    per_pass: bool = False
+    fixed_point_bits: int | None = None
+
+    def __post_init__(self):
+        if self.rounding not in ROUNDING_RULES:
+            raise ValueError(f"rounding={self.rounding!r} is not registered; known: {', '.join(ROUNDING_RULES)}.")
+
+    @property
+    def passes(self) -> bool:
+        """Whether every axis is its own pass, rounded before the next."""
+        return self.per_pass or self.fixed_point_bits is not None
+
+
+#: The default: one rounding half to even at the end, saturated.
+FINAL_HALF_EVEN = IntegerPolicy()
+
+
+def _largest_below(bound: float, dtype) -> float:
+    """The largest value of float ``dtype`` strictly below ``bound``."""
+    return float(np.nextafter(dtype.type(bound), dtype.type(-np.inf)))
+
+
+def saturate(y, dtype):
+    """Integer-valued float ``y`` cast to integer ``dtype``, saturating at its range."""
+    dtype = np.dtype(dtype)
+    info = np.iinfo(dtype)
+    hi = float(info.max) + 1.0  # a power of two: exact in every float type
+    # Clip below `hi` to a value that converts exactly, then saturate the rest.
+    clipped = jnp.clip(y, float(info.min), _largest_below(hi, np.dtype(y.dtype))).astype(dtype)
+    return jnp.where(y >= hi, jnp.asarray(info.max, dtype), clipped)
+
+
+def round_clip(y, dtype, rounding: str):
+    """``y`` rounded with ``rounding`` and clipped to integer ``dtype``'s range, still float."""
+    info = np.iinfo(np.dtype(dtype))
+    return jnp.clip(ROUNDING_RULES[rounding](y), float(info.min), float(info.max))
+
+
+def to_output(y, dtype, rounding: str = "half_even"):
+    """Casts a float result ``y`` to ``dtype``: rounded with ``rounding`` and saturated for
+    integers, a plain cast otherwise."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "iu":
+        return y.astype(dtype)
+    return saturate(ROUNDING_RULES[rounding](y), dtype)
+
+
+def scalar_as(value: float, dtype):
+    """A fill value expressed in ``dtype`` (rounded half to even and saturated for integers)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return np.bool_(value != 0)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return dtype.type(np.clip(np.round(value), info.min, info.max))
+    return np.asarray(value).astype(dtype)
+
+
+def quantize_weights(weight, bits: int, *, ties: str = "away") -> np.ndarray:
+    """Weights quantised to ``k / 2**bits`` with integer ``k`` (float64), as integer paths store them.
+
+    ``ties="away"``: ``k = trunc(w * 2**bits +- 0.5)``; ``ties="even"``: ``k = rint(w * 2**bits)``.
+    """
+    scaled = np.asarray(weight, np.float64) * float(1 << bits)
+    if ties == "even":
+        k = np.rint(scaled)
+    else:
+        k = np.trunc(scaled + np.where(scaled < 0, -0.5, 0.5))
+    return k / float(1 << bits)
+
+
+_MANTISSA = 24  # float32 holds every integer below 2**24 exactly
+
+
+def split_fixed_point(weight: np.ndarray, bits: int, max_input: float):
+    """Splits fixed-point weights ``k / 2**bits`` for exact float32 evaluation.
+
+    ``sum(x * k)`` may need more than float32's 24 bits, so each ``k = kh * 2**b + kl``
+    (``0 <= kl < 2**b``) with ``b`` chosen so that ``sum(x * kl)`` stays below ``2**24`` for
+    ``0 <= x <= max_input`` (exact whatever the summation order; ``sum(x * kh)`` too while a row
+    has fewer than about ``2**(24 - bits + b) / max_input`` taps).
+
+    Returns:
+      ``(kh, kl, b)``: ``kh``/``kl`` float64 integer-valued ``[out, k]``; ``b`` the split.
+    """
+    k = np.rint(np.asarray(weight) * float(1 << bits)).astype(np.int64)
+    taps = max(k.shape[1], 1)
+    b = int(np.clip(np.floor(np.log2((2.0**_MANTISSA - 1) / (max(max_input, 1.0) * taps))), 0, bits))
+    kh = np.floor_divide(k, 1 << b)
+    kl = k - kh * (1 << b)
+    return kh.astype(np.float64), kl.astype(np.float64), b
+
+
+def combine_fixed_point(s, *, axis: int, b: int, bits: int, lo: float, hi: float):
+    """``clip((2**(bits-1) + sh * 2**b + sl) >> bits, lo, hi)`` from the exact partial sums.
+
+    ``s`` stacks ``sh = sum(x * kh)`` and ``sl = sum(x * kl)`` along ``axis`` (first and second
+    half); every intermediate below stays under ``2**24``, so float32 computes it exactly.
+    """
+    sh, sl = jnp.split(s, 2, axis=axis)
+    step = float(1 << (bits - b))
+    q = jnp.floor(sh / step)
+    rh = sh - q * step  # in [0, 2**(bits - b)), so rh * 2**b < 2**bits
+    one = float(1 << bits)
+    ql = jnp.floor(sl / one)
+    rl = sl - ql * one
+    out = q + ql + jnp.floor((rh * float(1 << b) + rl + one / 2) / one)
+    return jnp.clip(out, lo, hi)
+
+
+def fixed_point_mean(sums, counts, dtype, bits: int = 24):
+    """Block means of integer sums with a fixed-point reciprocal:
+    ``((sum + n // 2) * (2**bits // n)) >> bits``, in uint32, cast to ``dtype``.
+
+    Args:
+      sums: integer-valued float array of block sums (< ``2**24``).
+      counts: integer array broadcastable to ``sums``, the block sizes ``n``.
+    """
+    n = np.asarray(counts)
+    total = sums.astype(jnp.uint32) + (n // 2).astype(np.uint32)
+    out = (total * ((1 << bits) // n).astype(np.uint32)) >> bits
+    return to_output(out.astype(jnp.float32), dtype)

@@ -1,0 +1,335 @@
+"""Apply strategies: how one axis's record becomes a plan, and how a plan is applied.
+
+Contract: a :class:`Strategy` is ``(eligible, prepare, apply)``:
+
+* ``eligible(record, backend) -> bool`` — a cheap static test (e.g. the dense matrix fits);
+* ``prepare(axis, record, cdtype) -> plan | None`` — host work done once per call (the dense
+  matrix, the transposed taps, the polyphase tables, an index pattern), weights cast to the
+  compute dtype; ``None`` declines (no small polyphase form), and the next strategy is tried;
+* ``apply(y, plans, precision, nonfinite) -> y`` — the traced code for a group of plans (banded
+  plans of consecutive axes are fused into one group; every other group has one plan).
+
+Plans are pytrees (arrays are leaves, the rest static), so the jitted application caches one
+compilation per structure and shapes. :data:`STRATEGIES` registers ``gather`` (for
+:class:`~.weights.Gather` records) and ``dense``, ``banded``, ``polyphase`` (for
+:class:`~.weights.Taps`); :func:`plan` picks one, with fallbacks.
+
+* ``dense``: ``W: [out, in]`` (folded from the taps on the host, or on the device for traced
+  taps) contracted with ``lax.dot_general``; the TPU default; never above ``MAX_DENSE_ELEMENTS``.
+  NaN/Inf locality: with ``nonfinite`` the finite part is contracted and the non-finite outputs
+  are rebuilt from matmuls of the NaN/+Inf/-Inf masks.
+* ``banded``: ``k`` gathers fused into multiply-adds (:mod:`.banded`), ``O(out * k)`` work.
+* ``polyphase``: strided slices for rational ratios (:mod:`.polyphase`).
+* ``gather``: ``jnp.take``, or a broadcast / strided slice for regular index patterns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from . import banded as _banded
+from . import polyphase as _polyphase
+from . import weights as _weights
+
+#: Largest dense weight matrix (entries) ever built, on the host or the device (128 MiB float64).
+MAX_DENSE_ELEMENTS = 1 << 24
+
+
+def _static(**kw):
+    return dataclasses.field(metadata=dict(static=True), **kw)
+
+
+@dataclasses.dataclass(frozen=True)
+class Strategy:
+    """A registered way to apply records (see the module docstring)."""
+
+    name: str
+    eligible: Callable[..., bool]
+    prepare: Callable[..., Any]
+    apply: Callable[..., Any]
+
+
+#: Registry of strategies, by name.
+STRATEGIES: dict[str, Strategy] = {}
+
+
+def register(strategy: Strategy) -> Strategy:
+    STRATEGIES[strategy.name] = strategy
+    return strategy
+
+
+def _axis_shape(ndim: int, axis: int, length: int) -> list[int]:
+    shape = [1] * ndim
+    shape[axis] = length
+    return shape
+
+
+# --- gather ------------------------------------------------------------------------------------
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class GatherPlan:
+    """``out = take(x, index, axis)``; ``pattern`` (static) replaces the gather when regular."""
+
+    axis: int = _static()
+    pattern: tuple | None = _static(default=None)
+    index: Any = None
+    outside: Any = None
+    strategy: str = _static(default="gather")
+
+
+def index_pattern(index: np.ndarray, in_size: int) -> tuple | None:
+    """``("repeat", k)`` if ``index == arange(out) // k``, ``("stride", start, k)`` if
+    ``index == start + k * arange(out)`` (k >= 1), else ``None``."""
+    out = index.shape[0]
+    if out == 0:
+        return None
+    o = np.arange(out)
+    if out % max(in_size, 1) == 0 and out >= in_size > 0:
+        k = out // in_size
+        if k > 1 and np.array_equal(index, o // k):
+            return ("repeat", k)
+    step = int(index[1] - index[0]) if out > 1 else 1
+    if step >= 1 and np.array_equal(index, index[0] + step * o):
+        return ("stride", int(index[0]), step)
+    return None
+
+
+def _prepare_gather(axis, record, cdtype):
+    pattern = None
+    if isinstance(record.index, np.ndarray) and record.outside is None:
+        pattern = index_pattern(record.index, record.in_size)
+    return GatherPlan(axis, pattern, record.index, record.outside)
+
+
+def _apply_gather(y, plans, precision, nonfinite):
+    (p,) = plans
+    a, out = p.axis, p.index.shape[0]
+    if p.pattern is not None and p.pattern[0] == "repeat":
+        k = p.pattern[1]
+        wide = lax.broadcast_in_dim(
+            y, y.shape[: a + 1] + (k,) + y.shape[a + 1 :], tuple(range(a + 1)) + tuple(range(a + 2, y.ndim + 1))
+        )
+        return wide.reshape(y.shape[:a] + (out,) + y.shape[a + 1 :])
+    if p.pattern is not None and p.pattern[0] == "stride":
+        _, start, step = p.pattern
+        return lax.slice_in_dim(y, start, start + step * (out - 1) + 1, step, axis=a)
+    return jnp.take(y, p.index, axis=a, mode="clip")
+
+
+register(Strategy("gather", lambda record, backend: isinstance(record, _weights.Gather), _prepare_gather,
+                  _apply_gather))
+
+
+# --- dense -------------------------------------------------------------------------------------
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class DensePlan:
+    """``out = W @ x`` along ``axis``; ``matrix`` ``[out, in]``, or taps folded on the device."""
+
+    axis: int = _static()
+    in_size: int = _static()
+    matrix: Any = None
+    index: Any = None
+    weight: Any = None
+    outside: Any = None
+    strategy: str = _static(default="dense")
+
+
+def _dense_eligible(record, backend):
+    return isinstance(record, _weights.Taps) and record.out_size * record.in_size <= MAX_DENSE_ELEMENTS
+
+
+def _prepare_dense(axis, record, cdtype):
+    if record.constant:
+        matrix = _weights.taps_to_matrix(record.index, record.weight, record.in_size).astype(cdtype)
+        return DensePlan(axis, record.in_size, matrix=matrix, outside=record.outside)
+    return DensePlan(axis, record.in_size, index=record.index, weight=record.weight, outside=record.outside)
+
+
+def _dot(y, matrix, axis: int, precision):
+    """``out[..., o, ...] = sum_i W[o, i] * y[..., i, ...]`` along ``axis``; W: [out, in]."""
+    out = lax.dot_general(
+        y, matrix, (((axis,), (1,)), ((), ())), precision=precision, preferred_element_type=y.dtype
+    )  # the new axis comes last
+    return jnp.moveaxis(out, -1, axis)
+
+
+def _dot_nonfinite(y, matrix, axis: int, precision):
+    """Dense contraction in which NaN/Inf inputs reach only the outputs that weight them."""
+    out = _dot(jnp.where(jnp.isfinite(y), y, 0), matrix, axis, precision)
+
+    def hits(mask, w):
+        return _dot(mask.astype(y.dtype), w.astype(y.dtype), axis, precision) > 0
+
+    pos, neg, nonzero = matrix > 0, matrix < 0, matrix != 0
+    nan, pinf, ninf = jnp.isnan(y), y == jnp.inf, y == -jnp.inf
+    to_nan = hits(nan, nonzero)
+    to_pinf = hits(pinf, pos) | hits(ninf, neg)
+    to_ninf = hits(ninf, pos) | hits(pinf, neg)
+    out = jnp.where(to_pinf, jnp.inf, jnp.where(to_ninf, -jnp.inf, out))
+    return jnp.where(to_nan | (to_pinf & to_ninf), jnp.nan, out)
+
+
+def _apply_dense(y, plans, precision, nonfinite):
+    (p,) = plans
+    matrix = p.matrix
+    if matrix is None:  # traced taps: fold on the device (differentiable)
+        matrix = _weights.taps_to_matrix(p.index, p.weight, p.in_size, xp=jnp)
+    return (_dot_nonfinite if nonfinite else _dot)(y, matrix.astype(y.dtype), p.axis, precision)
+
+
+register(Strategy("dense", _dense_eligible, _prepare_dense, _apply_dense))
+
+
+# --- banded ------------------------------------------------------------------------------------
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class BandedPlan:
+    """Fused gathers; ``transpose_*`` are the host-transposed taps (``None`` for traced taps)."""
+
+    axis: int = _static()
+    index: Any = None
+    weight: Any = None
+    transpose_index: Any = None
+    transpose_weight: Any = None
+    outside: Any = None
+    strategy: str = _static(default="banded")
+
+    @property
+    def taps(self) -> int:
+        return int(self.index.shape[1])
+
+    @property
+    def fusable(self) -> bool:
+        """Constant taps and no extrapolated rows: may share a pass with its neighbours."""
+        return self.transpose_index is not None and self.outside is None
+
+
+def _taps_eligible(record, backend):
+    return isinstance(record, _weights.Taps)
+
+
+def _prepare_banded(axis, record, cdtype):
+    if not record.constant:
+        return BandedPlan(axis, record.index, record.weight, outside=record.outside)
+    t_index, t_weight = _banded.transpose_taps(record.index, record.weight, record.in_size)
+    return BandedPlan(axis, record.index, record.weight.astype(cdtype), t_index, t_weight.astype(cdtype),
+                      record.outside)
+
+
+def _apply_banded(y, plans, precision, nonfinite):
+    axes = [p.axis for p in plans]
+    if plans[0].transpose_index is None:
+        (p,) = plans
+        return _banded.banded_traced(y, [(p.index, p.weight)], axes)
+    return _banded.banded(y, [(p.index, p.weight) for p in plans],
+                          [(p.transpose_index, p.transpose_weight) for p in plans], axes)
+
+
+register(Strategy("banded", _taps_eligible, _prepare_banded, _apply_banded))
+
+
+# --- polyphase ---------------------------------------------------------------------------------
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass(frozen=True)
+class PolyphaseApplyPlan:
+    """A :class:`~.polyphase.PolyphasePlan` (static) with its weights ``[L, K, Q]`` (empty when
+    every term is a scalar) and the transposed taps for the derivative."""
+
+    axis: int = _static()
+    plan: _polyphase.PolyphasePlan = _static()
+    weight: Any = None
+    transpose_index: Any = None
+    transpose_weight: Any = None
+    outside: Any = None
+    strategy: str = _static(default="polyphase")
+
+
+def _polyphase_eligible(record, backend):
+    return isinstance(record, _weights.Taps) and record.constant
+
+
+def _prepare_polyphase(axis, record, cdtype):
+    found = _polyphase.polyphase_plan(record.index, record.weight, record.in_size)
+    if found is None:
+        return None
+    plan, w = found
+    w = w.astype(cdtype) if plan.uses_weights else np.zeros((0,), cdtype)  # scalar terms only
+    t_index, t_weight = _banded.transpose_taps(record.index, record.weight, record.in_size)
+    return PolyphaseApplyPlan(axis, plan, w, t_index, t_weight.astype(cdtype), record.outside)
+
+
+def _apply_polyphase(y, plans, precision, nonfinite):
+    (p,) = plans
+    return _banded.linear_map(y, _polyphase.Polyphase(p.plan, p.axis), [p.weight],
+                              _banded.Banded((p.axis,)), [p.transpose_index, p.transpose_weight])
+
+
+register(Strategy("polyphase", _polyphase_eligible, _prepare_polyphase, _apply_polyphase))
+
+
+# --- choosing ----------------------------------------------------------------------------------
+
+#: What each requested strategy tries, in order, for a filter record; ``"auto"`` depends on the
+#: backend (matmul units on TPU make dense cheap; elsewhere slices and gathers do less work).
+FALLBACKS = {
+    "dense": ("dense",),
+    "banded": ("banded",),
+    "polyphase": ("polyphase", "banded"),
+    "auto": ("polyphase", "banded"),
+    "auto@tpu": ("dense", "polyphase", "banded"),
+}
+#: Accepted values of the ``strategy=`` argument of the front ends.
+STRATEGY_NAMES = ("auto", "dense", "banded", "polyphase")
+
+
+def plan(axis: int, record, requested: str = "auto", cdtype=np.float32, backend: str | None = None):
+    """The plan of one record: the first strategy of ``FALLBACKS[requested]`` that is eligible
+    and does not decline.
+
+    Raises:
+      ValueError: ``"dense"`` requested for a matrix above ``MAX_DENSE_ELEMENTS`` (an error rather
+        than an out-of-memory).
+    """
+    if isinstance(record, _weights.Gather):
+        return _prepare_gather(axis, record, cdtype)
+    if requested == "auto" and (backend or jax.default_backend()) == "tpu":
+        requested = "auto@tpu"
+    for name in FALLBACKS[requested]:
+        strategy = STRATEGIES[name]
+        if strategy.eligible(record, backend):
+            found = strategy.prepare(axis, record, cdtype)
+            if found is not None:
+                return found
+    if requested == "dense":
+        raise ValueError(
+            f"strategy='dense' would build a {record.out_size}x{record.in_size} weight matrix "
+            f"({record.out_size * record.in_size} > MAX_DENSE_ELEMENTS = {MAX_DENSE_ELEMENTS}); "
+            "use strategy='banded' or 'auto'."
+        )
+    raise AssertionError(f"no strategy applies to {record!r}")  # banded accepts every Taps
+
+
+def apply_group(y, plans, precision, nonfinite: bool):
+    """Applies a group of plans (one plan, or consecutive fusable banded plans) to ``y``."""
+    return STRATEGIES[plans[0].strategy].apply(y, plans, precision, nonfinite)
+
+
+def mask_rows(y, outside, axis: int, fill):
+    """Rows of ``axis`` flagged ``outside`` take ``fill``."""
+    return jnp.where(outside.reshape(_axis_shape(y.ndim, axis, outside.shape[0])), jnp.asarray(fill, y.dtype), y)
