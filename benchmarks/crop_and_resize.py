@@ -48,10 +48,10 @@ def gather_crop_and_resize(image, boxes, box_indices, crop_size, extrapolation_v
     y_lerp, x_lerp = (in_y - top)[:, :, None, None], (in_x - left)[:, None, :, None]
     t = jnp.clip(top, 0, height - 1).astype(jnp.int32)[:, :, None]
     b = jnp.clip(jnp.ceil(in_y), 0, height - 1).astype(jnp.int32)[:, :, None]
-    l = jnp.clip(left, 0, width - 1).astype(jnp.int32)[:, None, :]
+    lft = jnp.clip(left, 0, width - 1).astype(jnp.int32)[:, None, :]
     r = jnp.clip(jnp.ceil(in_x), 0, width - 1).astype(jnp.int32)[:, None, :]
     n = box_indices[:, None, None]
-    tl, tr, bl, br = image[n, t, l], image[n, t, r], image[n, b, l], image[n, b, r]  # [B, ch, cw, C]
+    tl, tr, bl, br = image[n, t, lft], image[n, t, r], image[n, b, lft], image[n, b, r]  # [B, ch, cw, C]
     upper = tl + (tr - tl) * x_lerp
     lower = bl + (br - bl) * x_lerp
     out = upper + (lower - upper) * y_lerp
@@ -83,8 +83,10 @@ def main():
     box_indices = jnp.zeros((args.boxes,), jnp.int32)
 
     print(f"# crop_and_resize, {args.boxes} boxes from 1x64x64x256 float32, bilinear")
-    print(f"# jax {jax.__version__}, backend {jax.default_backend()}, {jax.devices()[0].device_kind}, "
-          f"{platform.machine()}; median of {args.repeats} warm jitted calls, ms")
+    print(
+        f"# jax {jax.__version__}, backend {jax.default_backend()}, {jax.devices()[0].device_kind}, "
+        f"{platform.machine()}; median of {args.repeats} warm jitted calls, ms"
+    )
     print("| crop | jax_resize | jnp gather (peer) | ratio | jax_resize fwd+bwd | peer fwd+bwd |")
     print("| --- | --- | --- | --- | --- | --- |")
     for crop in ((7, 7), (14, 14)):
@@ -97,8 +99,10 @@ def main():
         t_peer = median_ms(lambda: peer(image, boxes), args.repeats)
         g_ours = median_ms(lambda: ours_g(image, boxes), args.repeats)
         g_peer = median_ms(lambda: peer_g(image, boxes), args.repeats)
-        print(f"| {crop[0]}x{crop[1]} | {t_ours:.2f} | {t_peer:.2f} | {t_ours / t_peer:.2f} | "
-              f"{g_ours:.2f} | {g_peer:.2f} |")
+        print(
+            f"| {crop[0]}x{crop[1]} | {t_ours:.2f} | {t_peer:.2f} | {t_ours / t_peer:.2f} | "
+            f"{g_ours:.2f} | {g_peer:.2f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -137,8 +137,11 @@ def _torch_ms(w: Workload, x: np.ndarray, ct: np.ndarray, repeats: int):
     if w.method != "nearest":
         kw.update(align_corners=False, antialias=w.antialias)
     base = torch.from_numpy(x)
-    layouts = {"NCHW": base} if w.layout == "NCHW" else {
-        "channels_last": base.permute(0, 3, 1, 2), "NCHW": base.permute(0, 3, 1, 2).contiguous()}
+    layouts = (
+        {"NCHW": base}
+        if w.layout == "NCHW"
+        else {"channels_last": base.permute(0, 3, 1, 2), "NCHW": base.permute(0, 3, 1, 2).contiguous()}
+    )
     best, which = None, ""
     for name, t in layouts.items():
         if w.grad:
@@ -150,9 +153,11 @@ def _torch_ms(w: Workload, x: np.ndarray, ct: np.ndarray, repeats: int):
                 t.grad = None
                 torch.nn.functional.interpolate(t, **kw).backward(g)
         else:
+
             def run(t=t):
                 with torch.no_grad():
                     torch.nn.functional.interpolate(t, **kw)
+
         ms = median_ms(run, repeats)
         if best is None or ms < best:
             best, which = ms, name
@@ -174,9 +179,12 @@ def _ort_ms(w: Workload, x: np.ndarray, repeats: int):
         attrs.update(nearest_mode="floor", coordinate_transformation_mode="asymmetric")
     node = helper.make_node("Resize", ["X", "", "", "sizes"], ["Y"], **attrs)
     graph = helper.make_graph(
-        [node], "r", [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(x.shape))],
+        [node],
+        "r",
+        [helper.make_tensor_value_info("X", TensorProto.FLOAT, list(x.shape))],
         [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)],
-        initializer=[helper.make_tensor("sizes", TensorProto.INT64, [2], list(w.out_hw))])
+        initializer=[helper.make_tensor("sizes", TensorProto.INT64, [2], list(w.out_hw))],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 19)], ir_version=9)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = THREADS
@@ -196,8 +204,11 @@ def _cv2_ms(w: Workload, x: np.ndarray, repeats: int):
     except ImportError:
         return None
     cv2.setNumThreads(THREADS)
-    interp = {"linear": cv2.INTER_AREA if w.antialias else cv2.INTER_LINEAR, "cubic": cv2.INTER_CUBIC,
-              "nearest": cv2.INTER_NEAREST}[w.method]
+    interp = {
+        "linear": cv2.INTER_AREA if w.antialias else cv2.INTER_LINEAR,
+        "cubic": cv2.INTER_CUBIC,
+        "nearest": cv2.INTER_NEAREST,
+    }[w.method]
     dsize = (w.out_hw[1], w.out_hw[0])
     return median_ms(lambda: [cv2.resize(img, dsize, interpolation=interp) for img in x], repeats)
 
@@ -229,8 +240,9 @@ def fmt(v, digits=1):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--runs", type=int, default=3,
-                        help="fresh processes per workload; the table shows the median run and the range")
+    parser.add_argument(
+        "--runs", type=int, default=3, help="fresh processes per workload; the table shows the median run and the range"
+    )
     parser.add_argument("--only", nargs="*", help="substrings of workload names to run")
     parser.add_argument("--output", help="also write the table (with machine info) to this Markdown file")
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
@@ -265,34 +277,43 @@ def _row(w: Workload, repeats: int):
     floor_ms = in_out / (memcpy_gbps() * 1e9) * 1e3  # bytes read + written once at the copy rate
     peers = [v for v in (torch_ms, ort_ms) if v is not None]
     ratio = ours / min(peers) if peers else None
-    return ((
-        f"| {w.name} | {fmt(ours)} | {fmt(ji)} | {fmt(torch_ms)}{' (' + torch_layout + ')' if torch_layout else ''} | "
-        f"{fmt(ort_ms)} | {fmt(cv_ms)} | {fmt(pil_ms)} | {fmt(floor_ms)} | {fmt(ratio, 2)} | {fmt(ji / ours, 2)} | "
-        f"{fmt(first, 2)} | {fmt(peak / in_out if peak else None, 2)} | "
-        f"{fmt(cost.get('flops', 0) / 1e9, 2)} / {fmt(jcost.get('flops', 0) / 1e9, 2)} | "
-        f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |"),
-        ratio, ji / ours)
+    return (
+        (
+            f"| {w.name} | {fmt(ours)} | {fmt(ji)} | "
+            f"{fmt(torch_ms)}{' (' + torch_layout + ')' if torch_layout else ''} | "
+            f"{fmt(ort_ms)} | {fmt(cv_ms)} | {fmt(pil_ms)} | {fmt(floor_ms)} | {fmt(ratio, 2)} | {fmt(ji / ours, 2)} | "
+            f"{fmt(first, 2)} | {fmt(peak / in_out if peak else None, 2)} | "
+            f"{fmt(cost.get('flops', 0) / 1e9, 2)} / {fmt(jcost.get('flops', 0) / 1e9, 2)} | "
+            f"{fmt(cost.get('bytes accessed', 0) / 1e9, 2)} / {fmt(jcost.get('bytes accessed', 0) / 1e9, 2)} |"
+        ),
+        ratio,
+        ji / ours,
+    )
 
 
 def _machine(bw: float, repeats: int, runs: int) -> str:
-    return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
-            f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
-            f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {repeats} warm calls; "
-            f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}; XLA_FLAGS="
-            f"{os.environ.get('XLA_FLAGS') or '(default)'}; each workload measured in {runs} fresh processes "
-            f"(allocator state does not leak between them), all libraries of a row in the same process; "
-            f"the row shows the process with the median ours / best ratio, the last two columns every "
-            f"process's ratios, sorted")
+    return (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
+        f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
+        f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {repeats} warm calls; "
+        f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}; XLA_FLAGS="
+        f"{os.environ.get('XLA_FLAGS') or '(default)'}; each workload measured in {runs} fresh processes "
+        f"(allocator state does not leak between them), all libraries of a row in the same process; "
+        f"the row shows the process with the median ours / best ratio, the last two columns every "
+        f"process's ratios, sorted"
+    )
 
 
 def _run_isolated(args) -> int:
     """Runs each workload in a fresh interpreter and assembles the table."""
     import subprocess
 
-    header = ("| workload | jax_resize ms | jax.image ms | torch ms | onnxruntime ms | OpenCV ms | Pillow ms | "
-              "copy floor ms | ours / best(torch, ort) | jax.image / ours | first call s | peak mem / (in+out) | "
-              "GFLOP ours / jax.image | GB accessed ours / jax.image | ours / best, all runs | "
-              "jax.image / ours, all runs |")
+    header = (
+        "| workload | jax_resize ms | jax.image ms | torch ms | onnxruntime ms | OpenCV ms | Pillow ms | "
+        "copy floor ms | ours / best(torch, ort) | jax.image / ours | first call s | peak mem / (in+out) | "
+        "GFLOP ours / jax.image | GB accessed ours / jax.image | ours / best, all runs | "
+        "jax.image / ours, all runs |"
+    )
     rows = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
     for w in WORKLOADS:
         if args.only and not any(s in w.name for s in args.only):

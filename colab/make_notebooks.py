@@ -10,28 +10,32 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 HERE = pathlib.Path(__file__).parent
 
-INSTALL = '''# Installs jax_resize only when running in Colab (locally, install the repo with pip first).
+INSTALL = """# Installs jax_resize only when running in Colab (locally, install the repo with pip first).
 import sys, subprocess
 if "google.colab" in sys.modules:
     SOURCE = "jax_resize"  # or "git+https://github.com/<you>/jax_resize" for a fork
-    subprocess.run([sys.executable, "-m", "pip", "install", "-q", SOURCE, "matplotlib"], check=True)'''
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", SOURCE, "matplotlib"], check=True)"""
 
-PHOTO = '''import importlib.resources
+PHOTO = """import importlib.resources
 import numpy as np
 from PIL import Image
 with importlib.resources.as_file(importlib.resources.files("jax_resize") / "data" / "astronaut.png") as p:
     photo = np.asarray(Image.open(p).convert("RGB"))   # 512 x 512 x 3 uint8, public domain (NASA)
-photo.shape, photo.dtype'''
+photo.shape, photo.dtype"""
 
 QUICKSTART = [
-    new_markdown_cell("# jax_resize quickstart\n\nResize a real photo with every mode, look at the "
-                      "weight matrices, and use `jit`, `vmap` and `grad`."),
+    new_markdown_cell(
+        "# jax_resize quickstart\n\nResize a real photo with every mode, look at the "
+        "weight matrices, and use `jit`, `vmap` and `grad`."
+    ),
     new_code_cell(INSTALL),
-    new_code_cell("import jax, jax.numpy as jnp\nimport matplotlib\nimport matplotlib.pyplot as plt\n"
-                  "import jax_resize\nprint(jax_resize.__version__, jax.default_backend())"),
+    new_code_cell(
+        "import jax, jax.numpy as jnp\nimport matplotlib\nimport matplotlib.pyplot as plt\n"
+        "import jax_resize\nprint(jax_resize.__version__, jax.default_backend())"
+    ),
     new_code_cell(PHOTO),
     new_markdown_cell("## Every mode on a 48 px crop, upscaled x4"),
-    new_code_cell('''crop = photo[80:128, 200:248]
+    new_code_cell("""crop = photo[80:128, 200:248]
 modes = [("nearest", {}), ("linear", {}), ("cubic", {}), ("cubic a=-0.5", dict(cubic_coeff_a=-0.5)),
          ("linear align_corners", dict(coordinate_transformation_mode="align_corners"))]
 fig, axes = plt.subplots(1, len(modes), figsize=(3 * len(modes), 3.3))
@@ -39,41 +43,43 @@ for ax, (name, opts) in zip(axes, modes):
     mode = name.split()[0]
     up = jax_resize.onnx_resize(crop, sizes=[192, 192], axes=[0, 1], mode=mode, **opts)
     ax.imshow(np.asarray(up)); ax.set_title(name); ax.axis("off")
-plt.show()'''),
+plt.show()"""),
     new_markdown_cell("## Downscaling: antialias on and off"),
-    new_code_cell('''fig, axes = plt.subplots(1, 4, figsize=(12, 3.3))
+    new_code_cell("""fig, axes = plt.subplots(1, 4, figsize=(12, 3.3))
 for ax, (mode, aa) in zip(axes, [("linear", 0), ("linear", 1), ("cubic", 0), ("cubic", 1)]):
     small = jax_resize.onnx_resize(photo, sizes=[96, 96], axes=[0, 1], mode=mode, antialias=aa)
     ax.imshow(np.asarray(small), interpolation="nearest"); ax.set_title(f"{mode}, antialias={aa}"); ax.axis("off")
-plt.show()'''),
+plt.show()"""),
     new_markdown_cell("## The weight matrices of one axis (`[out, in]`, rows sum to 1)"),
-    new_code_cell('''fig, axes = plt.subplots(1, 3, figsize=(12, 3.5))
+    new_code_cell("""fig, axes = plt.subplots(1, 3, figsize=(12, 3.5))
 for ax, (title, W) in zip(axes, [
         ("linear 12 -> 30", jax_resize.weight_matrix(12, 30, mode="linear")),
         ("cubic 12 -> 30", jax_resize.weight_matrix(12, 30, mode="cubic")),
         ("linear antialias 30 -> 12", jax_resize.weight_matrix(30, 12, mode="linear", antialias=True))]):
     ax.imshow(W, cmap="RdBu_r", vmin=-1, vmax=1); ax.set_title(title); ax.set_xlabel("in"); ax.set_ylabel("out")
 plt.show()
-print("row sums:", np.round(jax_resize.weight_matrix(12, 30, mode="cubic").sum(1)[:5], 12))'''),
+print("row sums:", np.round(jax_resize.weight_matrix(12, 30, mode="cubic").sum(1)[:5], 12))"""),
     new_markdown_cell("## `jit`, `vmap`, `grad`"),
-    new_code_cell('''x = jnp.asarray(photo, jnp.float32) / 255
+    new_code_cell("""x = jnp.asarray(photo, jnp.float32) / 255
 resize = jax.jit(lambda v: jax_resize.onnx_resize(v, sizes=[224, 224], axes=[0, 1], mode="cubic", antialias=1))
-print(resize(x).shape, resize(x).dtype)'''),
-    new_code_cell('''batch = jnp.stack([x, x[::-1], x[:, ::-1]])
+print(resize(x).shape, resize(x).dtype)"""),
+    new_code_cell("""batch = jnp.stack([x, x[::-1], x[:, ::-1]])
 batched = jax.vmap(lambda v: jax_resize.resize(v, (128, 128, 3), "linear"))(batch)
-print(batched.shape, float(jnp.abs(batched[0] - jax_resize.resize(x, (128, 128, 3), "linear")).max()))'''),
-    new_code_cell('''# gradient of a loss through the resize, with respect to the image and to a crop box (roi)
+print(batched.shape, float(jnp.abs(batched[0] - jax_resize.resize(x, (128, 128, 3), "linear")).max()))"""),
+    new_code_cell("""# gradient of a loss through the resize, with respect to the image and to a crop box (roi)
 loss = lambda img, roi: jax_resize.onnx_resize(img, roi, sizes=[32, 32], axes=[0, 1], mode="linear",
                                                  coordinate_transformation_mode="tf_crop_and_resize").mean()
 g_img, g_roi = jax.grad(loss, argnums=(0, 1))(x, jnp.array([0.2, 0.3, 0.6, 0.7]))
-print(g_img.shape, g_roi)'''),
+print(g_img.shape, g_roi)"""),
 ]
 
 CONFORMANCE = [
-    new_markdown_cell("# ONNX conformance\n\nRuns every Resize case of the ONNX backend node tests and a "
-                      "random sweep against `onnx.reference.ReferenceEvaluator`, and shows the results as tables."),
+    new_markdown_cell(
+        "# ONNX conformance\n\nRuns every Resize case of the ONNX backend node tests and a "
+        "random sweep against `onnx.reference.ReferenceEvaluator`, and shows the results as tables."
+    ),
     new_code_cell(INSTALL.replace('SOURCE, "matplotlib"', 'SOURCE, "onnx"')),
-    new_code_cell('''import warnings, numpy as np, jax_resize, onnx
+    new_code_cell("""import warnings, numpy as np, jax_resize, onnx
 from onnx import helper, TensorProto
 from onnx.backend.test.case.node import collect_testcases
 from onnx.reference import ReferenceEvaluator
@@ -91,8 +97,8 @@ for case in sorted(cases, key=lambda c: c.name):
         err = float(np.max(np.abs(got.astype(float) - expected.astype(float)))) if got.shape == expected.shape else float("inf")
         rows.append((case.name, got.shape == expected.shape and err <= 1e-5, err))
 print(f"{sum(ok for _, ok, _ in rows)} / {len(rows)} backend cases agree")
-print("\\n".join(f"{'ok ' if ok else 'BAD'} {err:9.2e}  {name}" for name, ok, err in rows))'''),
-    new_code_cell('''def reference(x, scales=None, sizes=None, **attrs):
+print("\\n".join(f"{'ok ' if ok else 'BAD'} {err:9.2e}  {name}" for name, ok, err in rows))"""),
+    new_code_cell("""def reference(x, scales=None, sizes=None, **attrs):
     node = helper.make_node("Resize", ["X", "", "scales" if scales is not None else "", "sizes" if sizes is not None else ""], ["Y"], **attrs)
     inputs = [helper.make_tensor_value_info("X", TensorProto.FLOAT, None)]
     feeds = {"X": x}
@@ -120,23 +126,27 @@ for i in range(150):
     agree, total = table.get(key, (0, 0)); table[key] = (agree + ok, total + 1)
 print(f"{'mode':8} {'coordinate_transformation_mode':24} agree/total")
 for (mode, ctm), (agree, total) in sorted(table.items()):
-    print(f"{mode:8} {ctm:24} {agree}/{total}")'''),
+    print(f"{mode:8} {ctm:24} {agree}/{total}")"""),
 ]
 
 FLAX = [
-    new_markdown_cell("# Batched, jitted preprocessing with the Flax layer\n\nA TPU/GPU/CPU input "
-                      "pipeline: decode real photos once, then resize + crop + normalise a batch in one "
-                      "jitted function built from `jax_resize.flax.Resize`, and time it on the available "
-                      "backend. (In Colab pick a TPU or GPU runtime; it runs unchanged on CPU.)"),
+    new_markdown_cell(
+        "# Batched, jitted preprocessing with the Flax layer\n\nA TPU/GPU/CPU input "
+        "pipeline: decode real photos once, then resize + crop + normalise a batch in one "
+        "jitted function built from `jax_resize.flax.Resize`, and time it on the available "
+        "backend. (In Colab pick a TPU or GPU runtime; it runs unchanged on CPU.)"
+    ),
     new_code_cell(INSTALL.replace('SOURCE, "matplotlib"', 'SOURCE, "flax", "optax", "matplotlib"')),
-    new_code_cell("import time, jax, jax.numpy as jnp\nfrom flax import nnx\nimport matplotlib.pyplot as plt\n"
-                  "import jax_resize\nfrom jax_resize.flax import Resize\nprint(jax.default_backend(), jax.devices())"),
+    new_code_cell(
+        "import time, jax, jax.numpy as jnp\nfrom flax import nnx\nimport matplotlib.pyplot as plt\n"
+        "import jax_resize\nfrom jax_resize.flax import Resize\nprint(jax.default_backend(), jax.devices())"
+    ),
     new_code_cell(PHOTO),
-    new_code_cell('''# A batch of 32 different 512x512 crops/flips of the photo (stand-ins for decoded JPEGs)
+    new_code_cell("""# A batch of 32 different 512x512 crops/flips of the photo (stand-ins for decoded JPEGs)
 rng = np.random.default_rng(0)
 frames = np.stack([np.roll(photo, int(rng.integers(0, 512)), axis=int(rng.integers(0, 2)))[:, :: (1 if i % 2 else -1)]
                    for i in range(32)])
-frames.shape, frames.dtype'''),
+frames.shape, frames.dtype"""),
     new_code_cell('''class Preprocess(nnx.Module):
     """uint8 [N, 512, 512, 3] -> float32 [N, 224, 224, 3]: antialiased resize to 256, centre crop, normalise."""
     def __init__(self):
@@ -155,19 +165,24 @@ for _ in range(5):
     t0 = time.perf_counter(); step(pre, frames).block_until_ready(); times.append(time.perf_counter() - t0)
 print(f"{out.shape} {out.dtype}; first call {first:.2f} s, then median {1e3 * np.median(times):.1f} ms per batch "
       f"of {len(frames)} on {jax.default_backend()}")'''),
-    new_code_cell('''# Same values as calling jax_resize.resize directly
+    new_code_cell("""# Same values as calling jax_resize.resize directly
 direct = jax_resize.resize(frames.astype(np.float32) / 255.0, (32, 256, 256, 3), "linear", antialias=True)
 print(float(jnp.abs(pre.resize(frames.astype(np.float32) / 255.0) - direct).max()))
 fig, axes = plt.subplots(1, 4, figsize=(12, 3.3))
 for ax, img in zip(axes, out[:4]):
     ax.imshow(np.clip(np.asarray(img) * 0.226 + 0.449, 0, 1)); ax.axis("off")
-plt.show()'''),
+plt.show()"""),
 ]
 
 
 def write(name, cells):
-    nb = new_notebook(cells=cells, metadata={"kernelspec": {"name": "python3", "display_name": "Python 3"},
-                                             "accelerator": "GPU" if "tpu" in name else None})
+    nb = new_notebook(
+        cells=cells,
+        metadata={
+            "kernelspec": {"name": "python3", "display_name": "Python 3"},
+            "accelerator": "GPU" if "tpu" in name else None,
+        },
+    )
     nb.metadata.pop("accelerator", None)
     nbformat.write(nb, HERE / name)
 

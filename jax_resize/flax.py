@@ -19,8 +19,7 @@ try:
     from flax import nnx as _nnx
 except ImportError as error:  # pragma: no cover - exercised only without flax
     raise ImportError(
-        "jax_resize.flax needs flax (>= 0.10); install it with `pip install \"jax_resize[flax]\"` "
-        "or `pip install flax`."
+        'jax_resize.flax needs flax (>= 0.10); install it with `pip install "jax_resize[flax]"` or `pip install flax`.'
     ) from error
 
 from jax_resize._src import validation as _v
@@ -89,8 +88,7 @@ class Resize(_nnx.Module):
     Source: :func:`jax_resize.resize` (``jax.image.resize`` semantics with ONNX Resize options).
     """
 
-    def __init__(self, size=None, scale=None, *, method="linear", antialias: bool = True, precision=None,
-                 **options):
+    def __init__(self, size=None, scale=None, *, method="linear", antialias: bool = True, precision=None, **options):
         if (size is None) == (scale is None):
             raise ValueError(f"give exactly one of size and scale; got size={size!r}, scale={scale!r}.")
         self.size = size if size is None or isinstance(size, numbers.Number) else tuple(size)

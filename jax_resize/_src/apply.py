@@ -92,8 +92,9 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts):
                 if b is not None:
                     bits = integer.fixed_point_bits
                     info = np.iinfo(dtype)
-                    y = _rounding.combine_fixed_point(y, axis=p.axis, b=b, bits=bits, lo=float(info.min),
-                                                      hi=float(info.max))
+                    y = _rounding.combine_fixed_point(
+                        y, axis=p.axis, b=b, bits=bits, lo=float(info.min), hi=float(info.max)
+                    )
                 else:
                     y = _rounding.round_clip(y, dtype, integer.rounding)
         return y
@@ -122,8 +123,7 @@ def _order(pair):
 def _split_fixed_point(record, bits: int, max_input: float):
     """A fixed-point record as stacked ``[kh; kl]`` taps (twice the rows) and its split ``b``."""
     kh, kl, b = _rounding.split_fixed_point(record.weight, bits, max_input)
-    stacked = _weights.Taps(np.concatenate([record.index, record.index]), np.concatenate([kh, kl]),
-                            record.in_size)
+    stacked = _weights.Taps(np.concatenate([record.index, record.index]), np.concatenate([kh, kl]), record.in_size)
     return stacked, b
 
 
@@ -165,5 +165,11 @@ def run(
             record, b = _split_fixed_point(record, integer.fixed_point_bits, float(np.iinfo(dtype).max))
         plans.append(_strategies.plan(axis, record, strategy, cdtype))
         shifts.append(b)
-    return apply(x, plans, extrapolation_value=float(extrapolation_value), precision=precision, integer=integer,
-                 fixed_shifts=tuple(shifts))
+    return apply(
+        x,
+        plans,
+        extrapolation_value=float(extrapolation_value),
+        precision=precision,
+        integer=integer,
+        fixed_shifts=tuple(shifts),
+    )

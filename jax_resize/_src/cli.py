@@ -32,8 +32,7 @@ ONNX_MODES = _onnx.MODES
 #: OpenVINO Interpolate-11 modes whose names do not clash with ONNX's (``--cubic-coeff-a`` is
 #: passed as ``cube_coeff``).
 OPENVINO_MODES = ("linear_onnx", "bilinear_pillow", "bicubic_pillow")
-MODES = ONNX_MODES + OPENVINO_MODES + tuple(
-    m for m in _jax_image.METHODS + _pillow.METHODS if m not in ONNX_MODES)
+MODES = ONNX_MODES + OPENVINO_MODES + tuple(m for m in _jax_image.METHODS + _pillow.METHODS if m not in ONNX_MODES)
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 BATCH = 16  # images per jitted call in directory mode
 
@@ -48,7 +47,8 @@ def _pair(text: str, kind, name: str) -> tuple:
         values = values * 2
     if len(values) != 2 or any(v <= 0 for v in values):
         raise argparse.ArgumentTypeError(
-            f"{name} must be N or HxW with positive {'integers' if kind is int else 'numbers'}; got {text!r}")
+            f"{name} must be N or HxW with positive {'integers' if kind is int else 'numbers'}; got {text!r}"
+        )
     return values
 
 
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="jax-resize",
         usage="%(prog)s INPUT OUTPUT (--size HxW | --scale S) [options]\n       %(prog)s demo [--output SHEET.png]",
         description="Resize images with jax_resize (ONNX Resize semantics, jitted JAX). "
-                    "'jax-resize demo' writes a sheet comparing the modes on a bundled photo.",
+        "'jax-resize demo' writes a sheet comparing the modes on a bundled photo.",
         epilog="Example: jax-resize photo.png small.png --size 224x224 --mode cubic --antialias",
     )
     parser.add_argument("input", type=pathlib.Path, help="an image file or a directory of images")
@@ -84,19 +84,36 @@ def build_parser() -> argparse.ArgumentParser:
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--size", type=_size, metavar="HxW", help="output size in pixels, e.g. 224x224 (or 224)")
     target.add_argument("--scale", type=_scale, metavar="S|SYxSX", help="scale factor(s), e.g. 0.5 or 2x1.5")
-    parser.add_argument("--mode", default="linear", choices=MODES,
-                        help="interpolation mode (ONNX modes and jax_resize.resize methods); default linear")
-    parser.add_argument("--coordinate-transformation-mode", default="half_pixel",
-                        choices=_onnx._COORDINATE_MODES[19], help="ONNX coordinate_transformation_mode")
-    parser.add_argument("--nearest-mode", default="round_prefer_floor", choices=_onnx.NEAREST_MODES,
-                        help="ONNX nearest_mode (mode nearest)")
+    parser.add_argument(
+        "--mode",
+        default="linear",
+        choices=MODES,
+        help="interpolation mode (ONNX modes and jax_resize.resize methods); default linear",
+    )
+    parser.add_argument(
+        "--coordinate-transformation-mode",
+        default="half_pixel",
+        choices=_onnx._COORDINATE_MODES[19],
+        help="ONNX coordinate_transformation_mode",
+    )
+    parser.add_argument(
+        "--nearest-mode",
+        default="round_prefer_floor",
+        choices=_onnx.NEAREST_MODES,
+        help="ONNX nearest_mode (mode nearest)",
+    )
     parser.add_argument("--cubic-coeff-a", type=float, default=-0.75, help="ONNX cubic_coeff_a (mode cubic)")
     parser.add_argument("--exclude-outside", action="store_true", help="ONNX exclude_outside=1")
     parser.add_argument("--antialias", action="store_true", help="ONNX antialias=1 (linear/cubic downscaling)")
-    parser.add_argument("--keep-aspect-ratio-policy", default="stretch", choices=_onnx.KEEP_ASPECT_RATIO_POLICIES,
-                        help="ONNX keep_aspect_ratio_policy (with --size)")
-    parser.add_argument("--extrapolation-value", type=float, default=0.0,
-                        help="ONNX extrapolation_value (tf_crop_and_resize)")
+    parser.add_argument(
+        "--keep-aspect-ratio-policy",
+        default="stretch",
+        choices=_onnx.KEEP_ASPECT_RATIO_POLICIES,
+        help="ONNX keep_aspect_ratio_policy (with --size)",
+    )
+    parser.add_argument(
+        "--extrapolation-value", type=float, default=0.0, help="ONNX extrapolation_value (tf_crop_and_resize)"
+    )
     parser.add_argument("--roi", type=_roi, metavar="y1,x1,y2,x2", help="ONNX roi for tf_crop_and_resize")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
@@ -124,10 +141,18 @@ def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched:
     if mode in OPENVINO_MODES:
         from .peers import openvino as _openvino
 
-        return jax.jit(lambda x: _openvino.openvino_interpolate(
-            x, list(target), list(axes), mode=mode, shape_calculation_mode="scales" if by_scale else "sizes",
-            coordinate_transformation_mode=opts["coordinate_transformation_mode"],
-            antialias=bool(opts["antialias"]), cube_coeff=opts["cubic_coeff_a"]))
+        return jax.jit(
+            lambda x: _openvino.openvino_interpolate(
+                x,
+                list(target),
+                list(axes),
+                mode=mode,
+                shape_calculation_mode="scales" if by_scale else "sizes",
+                coordinate_transformation_mode=opts["coordinate_transformation_mode"],
+                antialias=bool(opts["antialias"]),
+                cube_coeff=opts["cubic_coeff_a"],
+            )
+        )
 
     def run(x):
         shape = list(x.shape)
@@ -142,9 +167,12 @@ def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched:
 
 def _options(args) -> tuple:
     opts = dict(
-        coordinate_transformation_mode=args.coordinate_transformation_mode, nearest_mode=args.nearest_mode,
-        cubic_coeff_a=args.cubic_coeff_a, exclude_outside=int(args.exclude_outside),
-        antialias=int(args.antialias), keep_aspect_ratio_policy=args.keep_aspect_ratio_policy,
+        coordinate_transformation_mode=args.coordinate_transformation_mode,
+        nearest_mode=args.nearest_mode,
+        cubic_coeff_a=args.cubic_coeff_a,
+        exclude_outside=int(args.exclude_outside),
+        antialias=int(args.antialias),
+        keep_aspect_ratio_policy=args.keep_aspect_ratio_policy,
         extrapolation_value=args.extrapolation_value,
     )
     if args.roi is not None:
@@ -195,7 +223,7 @@ def _run_files(args) -> int:
         with tqdm(total=len(files), unit="img", disable=args.quiet) as bar:
             for (_, mode), items in groups.items():
                 for start in range(0, len(items), BATCH):
-                    chunk = items[start:start + BATCH]
+                    chunk = items[start : start + BATCH]
                     for (path, _), out in zip(chunk, _resize_arrays(args, [a for _, a in chunk])):
                         write_image(args.output / path.name, out, mode)
                     bar.update(len(chunk))
@@ -212,7 +240,9 @@ def _run_files(args) -> int:
 
 def _require_cli_extra() -> None:
     """The command reads and writes image files with Pillow and shows progress with tqdm."""
-    missing = [name for module, name in (("PIL", "pillow"), ("tqdm", "tqdm")) if importlib.util.find_spec(module) is None]
+    missing = [
+        name for module, name in (("PIL", "pillow"), ("tqdm", "tqdm")) if importlib.util.find_spec(module) is None
+    ]
     if missing:
         raise SystemExit(
             f"jax-resize needs {' and '.join(missing)}: install the command's extra with "
@@ -236,4 +266,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError) as e:  # invalid option combinations, reported by the library
         build_parser().error(str(e))
     return 2
-

@@ -17,7 +17,6 @@ import math
 import jax
 import jax.numpy as jnp
 import numpy as np
-
 from jax.typing import ArrayLike
 
 from . import dtypes as _dtypes
@@ -32,8 +31,9 @@ CROP_METHODS = ("bilinear", "nearest")
 
 
 def _crop_size(crop_size) -> tuple[int, int]:
-    size = _v.int_sequence("crop_size", crop_size, length=2, minimum=1,
-                           what="a pair of positive ints (crop_height, crop_width)")
+    size = _v.int_sequence(
+        "crop_size", crop_size, length=2, minimum=1, what="a pair of positive ints (crop_height, crop_width)"
+    )
     return size[0], size[1]
 
 
@@ -57,18 +57,29 @@ def _axis(in_size: int, out_size: int, start, end, method: str):
         # is not exact in floating point for every in_size).
         start = end = 0.5 * (start + end)
     scale = out_size / in_size
-    record = _onnx.axis_record(in_size, out_size, scale, mode="nearest" if method == "nearest" else "linear",
-                               roi=(start, end),
-                               coordinate_transformation_mode="tf_crop_and_resize",
-                               nearest_mode=_tensorflow.CROP_NEAREST_RULE)
+    record = _onnx.axis_record(
+        in_size,
+        out_size,
+        scale,
+        mode="nearest" if method == "nearest" else "linear",
+        roi=(start, end),
+        coordinate_transformation_mode="tf_crop_and_resize",
+        nearest_mode=_tensorflow.CROP_NEAREST_RULE,
+    )
     if isinstance(record, _weights.Gather):
         return record.index, record.outside
     live = _live_columns(_kernels.TRIANGLE.radius)
     return (record.index[:, live], record.weight[:, live]), record.outside
 
 
-def crop_and_resize(image: ArrayLike, boxes: ArrayLike, box_indices: ArrayLike, crop_size, method: str = "bilinear",
-                    extrapolation_value: float = 0.0) -> jax.Array:
+def crop_and_resize(
+    image: ArrayLike,
+    boxes: ArrayLike,
+    box_indices: ArrayLike,
+    crop_size,
+    method: str = "bilinear",
+    extrapolation_value: float = 0.0,
+) -> jax.Array:
     """Crops boxes from a batch of images and resizes them, as ``tf.image.crop_and_resize``.
 
     For box ``b = [y1, x1, y2, x2]`` (normalised: 0 and 1 are the first and last pixel centres)
@@ -135,8 +146,9 @@ def crop_and_resize(image: ArrayLike, boxes: ArrayLike, box_indices: ArrayLike, 
     if index_dtype.kind not in "iu":
         raise TypeError(f"box_indices must be integers; got dtype {index_dtype}.")
     if np.shape(box_indices) != (boxes.shape[0],):
-        raise ValueError(f"box_indices must have shape [num_boxes] = [{boxes.shape[0]}] (one per box); "
-                         f"got {np.shape(box_indices)}.")
+        raise ValueError(
+            f"box_indices must have shape [num_boxes] = [{boxes.shape[0]}] (one per box); got {np.shape(box_indices)}."
+        )
     if not _v.is_traced(box_indices):
         concrete = np.asarray(box_indices)
         bad = concrete[(concrete < 0) | (concrete >= n)]
@@ -144,8 +156,9 @@ def crop_and_resize(image: ArrayLike, boxes: ArrayLike, box_indices: ArrayLike, 
             raise ValueError(f"box_indices must be in [0, N) = [0, {n}); got {bad.tolist()[:8]!r}.")
     box_indices = jnp.asarray(box_indices, jnp.int32)
     image = image.astype(jnp.float32)
-    return _crop_and_resize(image, boxes, box_indices, crop_h=crop_h, crop_w=crop_w, method=method,
-                            extrapolation_value=extrapolation_value)
+    return _crop_and_resize(
+        image, boxes, box_indices, crop_h=crop_h, crop_w=crop_w, method=method, extrapolation_value=extrapolation_value
+    )
 
 
 @functools.partial(jax.jit, static_argnames=("crop_h", "crop_w", "method", "extrapolation_value"))

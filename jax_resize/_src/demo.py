@@ -41,7 +41,10 @@ def panels(photo: np.ndarray) -> list[tuple[str, np.ndarray]]:
     show = lambda small: _resize(small, PANEL, mode="nearest")  # noqa: E731 (pixel-exact enlargement)
     return [
         ("x4 nearest", _resize(crop, PANEL, mode="nearest")),
-        ("x4 linear align_corners", _resize(crop, PANEL, mode="linear", coordinate_transformation_mode="align_corners")),
+        (
+            "x4 linear align_corners",
+            _resize(crop, PANEL, mode="linear", coordinate_transformation_mode="align_corners"),
+        ),
         ("x4 linear", _resize(crop, PANEL, mode="linear")),
         ("x4 cubic a=-0.75", _resize(crop, PANEL, mode="cubic")),
         ("1/5.3 linear", show(_resize(photo, SMALL, mode="linear"))),

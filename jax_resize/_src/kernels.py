@@ -27,7 +27,6 @@ from collections.abc import Callable
 from typing import Any
 
 
-
 @dataclasses.dataclass(frozen=True)
 class Kernel:
     """A 1-D resampling filter.

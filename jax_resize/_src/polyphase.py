@@ -81,8 +81,7 @@ def _by_phase(values, phases: int, periods: int, taps: int, weights):
     ``values``/``weights``: ``[Q, L, k]`` (row ``o = q * L + p``), positions relative to the
     window start ``q * M + start[p]``; every position must lie in ``[0, K)``.
     """
-    flat = ((np.arange(phases)[None, :, None] * taps + values) * periods
-            + np.arange(periods)[:, None, None])
+    flat = (np.arange(phases)[None, :, None] * taps + values) * periods + np.arange(periods)[:, None, None]
     keep = weights != 0
     table = np.bincount(flat[keep], weights=weights[keep], minlength=phases * taps * periods)
     return table.reshape(phases, taps, periods)
@@ -112,8 +111,16 @@ def _edge_weights(w, step: int, lo, in_size: int, atol: float):
     return w_edge if np.all(np.abs(rebuilt - w) <= atol) else None
 
 
-def polyphase_plan(index: np.ndarray, weight: np.ndarray, in_size: int, *, min_phases: int = MIN_PHASES,
-                   max_phases: int = MAX_PHASES, max_terms: int = MAX_TERMS, atol: float = 1e-12):
+def polyphase_plan(
+    index: np.ndarray,
+    weight: np.ndarray,
+    in_size: int,
+    *,
+    min_phases: int = MIN_PHASES,
+    max_phases: int = MAX_PHASES,
+    max_terms: int = MAX_TERMS,
+    atol: float = 1e-12,
+):
     """The polyphase form of constant taps, or ``None`` outside ``min_phases..max_phases`` phases
     or beyond ``max_terms`` terms.
 
@@ -187,7 +194,7 @@ def _strided(x, first: int, plan: PolyphasePlan, axis: int):
                 begin = first + q_lo * step
                 pieces.append(lax.slice_in_dim(x, begin, begin + (q_hi - q_lo - 1) * step + 1, step, axis=axis))
         elif count:
-            shape = x.shape[:axis] + (count,) + x.shape[axis + 1:]
+            shape = x.shape[:axis] + (count,) + x.shape[axis + 1 :]
             if plan.edge:
                 pieces.append(jnp.broadcast_to(lax.slice_in_dim(x, edge_at, edge_at + 1, axis=axis), shape))
             else:
@@ -224,11 +231,11 @@ def polyphase(x, plan: PolyphasePlan, w, axis: int):
                 t = jnp.where(wk != 0, wk * v, 0) if term == "masked" else wk * v
             acc = t if acc is None else acc + t
         if acc is None:
-            acc = jnp.zeros(x.shape[:axis] + (plan.periods,) + x.shape[axis + 1:], x.dtype)
+            acc = jnp.zeros(x.shape[:axis] + (plan.periods,) + x.shape[axis + 1 :], x.dtype)
         phases.append(acc)
     y = jnp.stack(phases, axis=axis + 1)  # [..., Q, L, ...]
     # out = L * (in / M) exactly (L / M is out / in reduced), so the periods tile the output
-    return y.reshape(x.shape[:axis] + (plan.out_size,) + x.shape[axis + 1:])
+    return y.reshape(x.shape[:axis] + (plan.out_size,) + x.shape[axis + 1 :])
 
 
 @dataclasses.dataclass(frozen=True)

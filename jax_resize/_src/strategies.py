@@ -125,8 +125,9 @@ def _apply_gather(y, plans, precision, nonfinite):
     return jnp.take(y, p.index, axis=a, mode="clip")
 
 
-register(Strategy("gather", lambda record, backend: isinstance(record, _weights.Gather), _prepare_gather,
-                  _apply_gather))
+register(
+    Strategy("gather", lambda record, backend: isinstance(record, _weights.Gather), _prepare_gather, _apply_gather)
+)
 
 
 # --- dense -------------------------------------------------------------------------------------
@@ -226,8 +227,9 @@ def _prepare_banded(axis, record, cdtype):
     if not record.constant:
         return BandedPlan(axis, record.index, record.weight, outside=record.outside)
     t_index, t_weight = _banded.transpose_taps(record.index, record.weight, record.in_size)
-    return BandedPlan(axis, record.index, record.weight.astype(cdtype), t_index, t_weight.astype(cdtype),
-                      record.outside)
+    return BandedPlan(
+        axis, record.index, record.weight.astype(cdtype), t_index, t_weight.astype(cdtype), record.outside
+    )
 
 
 def _apply_banded(y, plans, precision, nonfinite):
@@ -235,8 +237,9 @@ def _apply_banded(y, plans, precision, nonfinite):
     if plans[0].transpose_index is None:
         (p,) = plans
         return _banded.banded_traced(y, [(p.index, p.weight)], axes)
-    return _banded.banded(y, [(p.index, p.weight) for p in plans],
-                          [(p.transpose_index, p.transpose_weight) for p in plans], axes)
+    return _banded.banded(
+        y, [(p.index, p.weight) for p in plans], [(p.transpose_index, p.transpose_weight) for p in plans], axes
+    )
 
 
 register(Strategy("banded", _taps_eligible, _prepare_banded, _apply_banded))
@@ -276,8 +279,13 @@ def _prepare_polyphase(axis, record, cdtype):
 
 def _apply_polyphase(y, plans, precision, nonfinite):
     (p,) = plans
-    return _banded.linear_map(y, _polyphase.Polyphase(p.plan, p.axis), [p.weight],
-                              _banded.Banded((p.axis,)), [p.transpose_index, p.transpose_weight])
+    return _banded.linear_map(
+        y,
+        _polyphase.Polyphase(p.plan, p.axis),
+        [p.weight],
+        _banded.Banded((p.axis,)),
+        [p.transpose_index, p.transpose_weight],
+    )
 
 
 register(Strategy("polyphase", _polyphase_eligible, _prepare_polyphase, _apply_polyphase))

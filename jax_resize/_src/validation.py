@@ -62,9 +62,7 @@ def scales_array(scales, count: int) -> np.ndarray:
     if arr.dtype.kind not in "fiu":
         raise TypeError(f"scales must be numbers; got dtype {arr.dtype} ({scales!r}).")
     if arr.shape != (count,):
-        raise ValueError(
-            f"scales must have {count} elements (one per resized axis); got {arr.size}: {arr.tolist()!r}."
-        )
+        raise ValueError(f"scales must have {count} elements (one per resized axis); got {arr.size}: {arr.tolist()!r}.")
     bad = [float(s) for s in arr.astype(np.float64) if not (math.isfinite(s) and s > 0)]
     if bad:
         raise ValueError(f"scales must be finite and > 0; got {arr.tolist()!r} (bad: {bad!r}).")
@@ -75,9 +73,7 @@ def sizes_array(sizes, count: int) -> np.ndarray:
     """Validates ONNX ``sizes``: ``count`` non-negative integers, returned as int64."""
     arr = np.asarray(sizes)
     if arr.shape != (count,):
-        raise ValueError(
-            f"sizes must have {count} elements (one per resized axis); got {arr.size}: {arr.tolist()!r}."
-        )
+        raise ValueError(f"sizes must have {count} elements (one per resized axis); got {arr.size}: {arr.tolist()!r}.")
     if arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr)):
             raise ValueError(f"sizes must be integers; got {arr.tolist()!r}.")
@@ -128,8 +124,16 @@ def finite_float(name: str, value) -> float:
     return out
 
 
-def int_sequence(name: str, value, *, length: int | None = None, max_length: int | None = None,
-                 minimum: int = 0, scalar: bool = False, what: str = "non-negative integers") -> tuple[int, ...]:
+def int_sequence(
+    name: str,
+    value,
+    *,
+    length: int | None = None,
+    max_length: int | None = None,
+    minimum: int = 0,
+    scalar: bool = False,
+    what: str = "non-negative integers",
+) -> tuple[int, ...]:
     """A static sequence of Python ints, each ``>= minimum``.
 
     Args:

@@ -32,8 +32,12 @@ from . import pillow as _pillow
 #: Canonical method names (``jax.image.ResizeMethod``) and their accepted aliases.
 METHODS = ("nearest", "linear", "cubic", "lanczos3", "lanczos5", "cubic-pytorch", "area")
 _ALIASES = {
-    "bilinear": "linear", "trilinear": "linear", "triangle": "linear",
-    "bicubic": "cubic", "tricubic": "cubic", "bicubic-pytorch": "cubic-pytorch",
+    "bilinear": "linear",
+    "trilinear": "linear",
+    "triangle": "linear",
+    "bicubic": "cubic",
+    "tricubic": "cubic",
+    "bicubic-pytorch": "cubic-pytorch",
 }
 #: Filter methods: ``(kernel(cubic_coeff_a), exclude_outside by default)``; ``area`` is handled
 #: apart (its footprint is ``1 / scale`` wide whether up- or downsampling, as TensorFlow's).
@@ -67,9 +71,13 @@ def _method_name(method) -> str:
 
 def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi):
     """Pillow's methods have fixed rules; an ONNX option given with them is an error."""
-    given = dict(coordinate_transformation_mode=coordinate_transformation_mode != "half_pixel",
-                 nearest_mode=nearest_mode is not None, exclude_outside=exclude_outside is not None,
-                 roi=roi is not None, cubic_coeff_a=cubic_coeff_a is not None and method != "pil_bicubic")
+    given = dict(
+        coordinate_transformation_mode=coordinate_transformation_mode != "half_pixel",
+        nearest_mode=nearest_mode is not None,
+        exclude_outside=exclude_outside is not None,
+        roi=roi is not None,
+        cubic_coeff_a=cubic_coeff_a is not None and method != "pil_bicubic",
+    )
     bad = [name for name, set_ in given.items() if set_]
     if bad:
         raise ValueError(
@@ -181,12 +189,12 @@ def resize(
     image = jnp.asarray(image)
     shape = _v.shape_tuple("shape", shape, image.ndim)
     if method in _pillow.METHODS:
-        _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a,
-                            exclude_outside, roi)
+        _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi)
         if cubic_coeff_a is not None:
             cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
-        return _pillow.resize_method(image, shape, method, cubic_coeff_a=cubic_coeff_a, precision=precision,
-                                     strategy=strategy)
+        return _pillow.resize_method(
+            image, shape, method, cubic_coeff_a=cubic_coeff_a, precision=precision, strategy=strategy
+        )
     _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _onnx.COORDINATE_TRANSFORMATION_MODES)
     if nearest_mode is not None:
         _v.choice("nearest_mode", nearest_mode, _onnx.NEAREST_MODES)
@@ -205,12 +213,29 @@ def resize(
         elif method == "nearest" and nearest_mode is None and coordinate_transformation_mode == "half_pixel":
             ops.append((axis, _weights.Gather(nearest_indices(n, o), n)))
         elif method == "nearest":
-            ops.append((axis, _onnx.axis_record(n, o, o / n, mode="nearest", roi=r,
-                                                coordinate_transformation_mode=coordinate_transformation_mode,
-                                                nearest_mode=nearest_mode or "round_prefer_ceil")))
+            ops.append(
+                (
+                    axis,
+                    _onnx.axis_record(
+                        n,
+                        o,
+                        o / n,
+                        mode="nearest",
+                        roi=r,
+                        coordinate_transformation_mode=coordinate_transformation_mode,
+                        nearest_mode=nearest_mode or "round_prefer_ceil",
+                    ),
+                )
+            )
         else:
-            ops.append((axis, _filter_record(n, o, r, method, antialias, coordinate_transformation_mode,
-                                             cubic_coeff_a, exclude_outside)))
+            ops.append(
+                (
+                    axis,
+                    _filter_record(
+                        n, o, r, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside
+                    ),
+                )
+            )
     return _apply.run(image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy)
 
 

@@ -50,18 +50,33 @@ KEEP_ASPECT_RATIO_POLICIES = ("stretch", "not_larger", "not_smaller")
 
 # coordinate_transformation_mode values per opset (Resize-10 has no such attribute).
 _COORDINATE_MODES = {
-    11: ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
-         "tf_crop_and_resize"),
+    11: (
+        "half_pixel",
+        "pytorch_half_pixel",
+        "align_corners",
+        "asymmetric",
+        "tf_half_pixel_for_nn",
+        "tf_crop_and_resize",
+    ),
     13: ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"),
     18: ("half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_crop_and_resize"),
-    19: ("half_pixel", "half_pixel_symmetric", "pytorch_half_pixel", "align_corners", "asymmetric",
-         "tf_crop_and_resize"),
+    19: (
+        "half_pixel",
+        "half_pixel_symmetric",
+        "pytorch_half_pixel",
+        "align_corners",
+        "asymmetric",
+        "tf_crop_and_resize",
+    ),
 }
 # Attributes (name -> default) each opset adds; an attribute outside the opset must keep its
 # default value.
 _OPSET11_ATTRIBUTES = dict(
-    coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_floor",
-    cubic_coeff_a=-0.75, exclude_outside=0, extrapolation_value=0.0,
+    coordinate_transformation_mode="half_pixel",
+    nearest_mode="round_prefer_floor",
+    cubic_coeff_a=-0.75,
+    exclude_outside=0,
+    extrapolation_value=0.0,
 )
 _OPSET18_ATTRIBUTES = dict(antialias=0, axes=None, keep_aspect_ratio_policy="stretch")
 
@@ -74,9 +89,7 @@ def _check_opset_attributes(opset: int, given: dict) -> None:
         missing.update(_OPSET18_ATTRIBUTES)
     for name, default in missing.items():
         value = given[name]
-        unchanged = value is None if default is None else (
-            not isinstance(value, np.ndarray) and value == default
-        )
+        unchanged = value is None if default is None else (not isinstance(value, np.ndarray) and value == default)
         if not unchanged:
             first = 11 if name in _OPSET11_ATTRIBUTES else 18
             raise ValueError(
@@ -173,19 +186,37 @@ def onnx_resize(
     """
     if isinstance(opset, bool) or opset not in OPSETS:
         raise ValueError(f"opset={opset!r} is not supported; allowed values: {OPSETS}.")
-    given = dict(coordinate_transformation_mode=coordinate_transformation_mode, nearest_mode=nearest_mode,
-                 cubic_coeff_a=cubic_coeff_a, exclude_outside=exclude_outside,
-                 extrapolation_value=extrapolation_value, antialias=antialias, axes=axes,
-                 keep_aspect_ratio_policy=keep_aspect_ratio_policy)
+    given = dict(
+        coordinate_transformation_mode=coordinate_transformation_mode,
+        nearest_mode=nearest_mode,
+        cubic_coeff_a=cubic_coeff_a,
+        exclude_outside=exclude_outside,
+        extrapolation_value=extrapolation_value,
+        antialias=antialias,
+        axes=axes,
+        keep_aspect_ratio_policy=keep_aspect_ratio_policy,
+    )
     attrs = _attributes(opset, mode, roi, sizes, given)
     X = _v.data_array("X", X, attrs["mode"])
     axes = _v.axes_tuple(axes, X.ndim)
     specs = _axis_specs(X.shape, axes, roi, scales, sizes, attrs)
     roi_traced = _v.is_traced(roi) and attrs["coordinate_transformation_mode"] == "tf_crop_and_resize"
-    filter_attrs = {k: attrs[k] for k in ("mode", "coordinate_transformation_mode", "nearest_mode",
-                                         "cubic_coeff_a", "exclude_outside", "antialias")}
-    ops = [(axis, axis_record(n, o, sc, roi=r, **filter_attrs)) for axis, n, o, sc, r in specs
-           if roi_traced or not _is_identity(sc, n, o, r)]
+    filter_attrs = {
+        k: attrs[k]
+        for k in (
+            "mode",
+            "coordinate_transformation_mode",
+            "nearest_mode",
+            "cubic_coeff_a",
+            "exclude_outside",
+            "antialias",
+        )
+    }
+    ops = [
+        (axis, axis_record(n, o, sc, roi=r, **filter_attrs))
+        for axis, n, o, sc, r in specs
+        if roi_traced or not _is_identity(sc, n, o, r)
+    ]
     return _apply.run(X, ops, extrapolation_value=attrs["extrapolation_value"], strategy=strategy)
 
 
@@ -212,7 +243,8 @@ def _attributes(opset: int, mode, roi, sizes, given: dict) -> dict:
         _v.choice("coordinate_transformation_mode", ctm, allowed)
         _v.choice("nearest_mode", given["nearest_mode"], NEAREST_MODES)
     attrs["keep_aspect_ratio_policy"] = _v.choice(
-        "keep_aspect_ratio_policy", given["keep_aspect_ratio_policy"], KEEP_ASPECT_RATIO_POLICIES)
+        "keep_aspect_ratio_policy", given["keep_aspect_ratio_policy"], KEEP_ASPECT_RATIO_POLICIES
+    )
     attrs["exclude_outside"] = _v.flag("exclude_outside", given["exclude_outside"])
     attrs["antialias"] = _v.flag("antialias", given["antialias"])
     attrs["cubic_coeff_a"] = _v.finite_float("cubic_coeff_a", given["cubic_coeff_a"])
@@ -250,8 +282,9 @@ def _axis_specs(shape, axes, roi, scales, sizes, attrs) -> list[tuple]:
         if crop:
             # Spec: output_dimension = floor(input_dimension * (roi_end - roi_start) * scale); the
             # coordinates then use that length (as if it had been given as sizes).
-            out_sizes = [max(int(math.floor(n * float(e - b) * sc)), 0)
-                         for n, sc, (b, e) in zip(in_sizes, axis_scales, pairs)]
+            out_sizes = [
+                max(int(math.floor(n * float(e - b) * sc)), 0) for n, sc, (b, e) in zip(in_sizes, axis_scales, pairs)
+            ]
             axis_scales = [o / n if n else 1.0 for o, n in zip(out_sizes, in_sizes)]
         else:
             out_sizes = [int(math.floor(sc * n)) for sc, n in zip(axis_scales, in_sizes)]
@@ -266,9 +299,19 @@ def _axis_specs(shape, axes, roi, scales, sizes, attrs) -> list[tuple]:
     return list(zip(axes, in_sizes, out_sizes, axis_scales, pairs))
 
 
-def axis_record(in_size: int, out_size: int, scale: float, *, mode: str, coordinate_transformation_mode: str,
-                nearest_mode: str = "round_prefer_floor", cubic_coeff_a: float = -0.75,
-                exclude_outside: bool = False, antialias: bool = False, roi=None) -> _weights.Record:
+def axis_record(
+    in_size: int,
+    out_size: int,
+    scale: float,
+    *,
+    mode: str,
+    coordinate_transformation_mode: str,
+    nearest_mode: str = "round_prefer_floor",
+    cubic_coeff_a: float = -0.75,
+    exclude_outside: bool = False,
+    antialias: bool = False,
+    roi=None,
+) -> _weights.Record:
     """One axis of ONNX Resize as a record (``roi``: a ``(start, end)`` pair, possibly traced).
 
     * nearest: the rounding rule ``nearest_mode`` (``"simple"``: ``ceil`` when ``scale < 1``,
@@ -289,8 +332,15 @@ def axis_record(in_size: int, out_size: int, scale: float, *, mode: str, coordin
         return _weights.Gather(_weights.nearest_indices(x, in_size, nearest_mode, xp=xp), in_size, outside)
     kernel = _kernels.TRIANGLE if mode == "linear" else _kernels.keys_cubic(cubic_coeff_a)
     stretch = max(1.0, 1.0 / scale) if antialias else 1.0
-    taps = _weights.filter_taps(x, in_size, kernel, stretch=stretch, normalize=bool(antialias),
-                                boundary="exclude" if exclude_outside else "clamp", xp=xp)
+    taps = _weights.filter_taps(
+        x,
+        in_size,
+        kernel,
+        stretch=stretch,
+        normalize=bool(antialias),
+        boundary="exclude" if exclude_outside else "clamp",
+        xp=xp,
+    )
     return _weights.Taps(taps.index, taps.weight, in_size, outside)
 
 
@@ -344,10 +394,18 @@ def weight_matrix(
         raise ValueError(f"scale must be finite and > 0; got {scale!r}.")
     if antialias and mode == "nearest":
         raise ValueError("antialias=1 is only defined for mode='linear' or 'cubic', not 'nearest'.")
-    record = axis_record(int(in_size), int(out_size), scale, mode=mode,
-                         coordinate_transformation_mode=coordinate_transformation_mode, nearest_mode=nearest_mode,
-                         cubic_coeff_a=float(cubic_coeff_a), exclude_outside=bool(exclude_outside),
-                         antialias=bool(antialias), roi=roi)
+    record = axis_record(
+        int(in_size),
+        int(out_size),
+        scale,
+        mode=mode,
+        coordinate_transformation_mode=coordinate_transformation_mode,
+        nearest_mode=nearest_mode,
+        cubic_coeff_a=float(cubic_coeff_a),
+        exclude_outside=bool(exclude_outside),
+        antialias=bool(antialias),
+        roi=roi,
+    )
     return _weights.record_matrix(record)
 
 
@@ -384,7 +442,9 @@ def onnx_node_resize(node, *inputs: ArrayLike | Sequence[float] | None, opset: i
     from onnx import helper
 
     if getattr(node, "op_type", None) != "Resize":
-        raise ValueError(f"node must be an onnx.NodeProto with op_type 'Resize'; got {getattr(node, 'op_type', node)!r}.")
+        raise ValueError(
+            f"node must be an onnx.NodeProto with op_type 'Resize'; got {getattr(node, 'op_type', node)!r}."
+        )
     names = _NODE_INPUTS.get(opset, _NODE_INPUTS_DEFAULT)
     if len(inputs) > len(names):
         raise ValueError(f"Resize-{opset} takes at most {len(names)} inputs {names}; got {len(inputs)}.")

@@ -159,14 +159,13 @@ def output_size(in_hw, dsize=None, fx=0.0, fy=0.0):
         )
     out = (int(np.rint(h * fy)), int(np.rint(w * fx)))
     if min(out) <= 0:
-        raise ValueError(
-            f"fx={fx!r}, fy={fy!r} give an empty output of (height, width) = {out} from {(h, w)}."
-        )
+        raise ValueError(f"fx={fx!r}, fy={fy!r} give an empty output of (height, width) = {out} from {(h, w)}.")
     return out, (fy, fx)
 
 
-def axis_record(interpolation: int, in_size: int, out_size: int, inv_scale: float, *,
-                area_shrinks: bool = True, dtype=np.float32) -> _weights.Record | None:
+def axis_record(
+    interpolation: int, in_size: int, out_size: int, inv_scale: float, *, area_shrinks: bool = True, dtype=np.float32
+) -> _weights.Record | None:
     """One axis of ``cv2.resize`` as a record, or None (identity).
 
     ``area_shrinks``: whether ``INTER_AREA`` takes its true-area path (both axes have
@@ -194,8 +193,9 @@ def axis_record(interpolation: int, in_size: int, out_size: int, inv_scale: floa
         else:  # INTER_LANCZOS4: 8 taps floor(x) - 3 .. floor(x) + 4, normalised, edge-clamped
             taps = _weights.filter_taps(x, in_size, _kernels.lanczos(4), normalize=True)
     if fixed:
-        return _weights.Taps(taps.index, _rounding.quantize_weights(taps.weight, INTER_RESIZE_COEF_BITS, ties="even"),
-                             in_size)
+        return _weights.Taps(
+            taps.index, _rounding.quantize_weights(taps.weight, INTER_RESIZE_COEF_BITS, ties="even"), in_size
+        )
     return taps
 
 
@@ -259,8 +259,11 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
         raise ValueError(f"src must be an [H, W] or [H, W, C] image; got shape {x.shape}.")
     if x.shape[0] == 0 or x.shape[1] == 0 or (x.ndim == 3 and x.shape[2] == 0):
         raise ValueError(f"src is empty (shape {x.shape}).")
-    allowed = None if interpolation in _NEAREST else (
-        _EXACT_DTYPES if interpolation == INTER_LINEAR_EXACT else _FILTER_DTYPES)
+    allowed = (
+        None
+        if interpolation in _NEAREST
+        else (_EXACT_DTYPES if interpolation == INTER_LINEAR_EXACT else _FILTER_DTYPES)
+    )
     if allowed is not None and dtype.name not in allowed:
         raise TypeError(
             f"src has dtype {dtype.name}, which cv2.resize does not support with "
@@ -272,8 +275,10 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
     if (out_h, out_w) == tuple(x.shape[:2]):
         return x
     shrinks = 1.0 / inv_x >= 1 and 1.0 / inv_y >= 1
-    records = [(0, axis_record(interpolation, int(x.shape[0]), out_h, inv_y, area_shrinks=shrinks, dtype=dtype)),
-               (1, axis_record(interpolation, int(x.shape[1]), out_w, inv_x, area_shrinks=shrinks, dtype=dtype))]
+    records = [
+        (0, axis_record(interpolation, int(x.shape[0]), out_h, inv_y, area_shrinks=shrinks, dtype=dtype)),
+        (1, axis_record(interpolation, int(x.shape[1]), out_w, inv_x, area_shrinks=shrinks, dtype=dtype)),
+    ]
     ops = [(a, r) for a, r in records if r is not None]
     if dtype == np.uint8 and interpolation not in _NEAREST and not (interpolation == INTER_AREA and shrinks):
         # Fixed-point paths end with (sum + 2**21) >> 22: round half up.

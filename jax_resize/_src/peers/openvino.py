@@ -34,8 +34,13 @@ MODES = ("nearest", "linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubi
 #: Interpolate-11 ``nearest_mode`` values.
 NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil", "simple")
 #: Interpolate-11 ``coordinate_transformation_mode`` values.
-COORDINATE_TRANSFORMATION_MODES = ("half_pixel", "pytorch_half_pixel", "asymmetric", "tf_half_pixel_for_nn",
-                                   "align_corners")
+COORDINATE_TRANSFORMATION_MODES = (
+    "half_pixel",
+    "pytorch_half_pixel",
+    "asymmetric",
+    "tf_half_pixel_for_nn",
+    "align_corners",
+)
 _PILLOW_MODES = ("bilinear_pillow", "bicubic_pillow")
 _f32 = np.float32
 
@@ -89,8 +94,17 @@ def coordinates(mode: str, in_size: int, out_size: int, scale) -> np.ndarray:
     )
 
 
-def axis_record(mode: str, in_size: int, out_size: int, scale, *, coordinate_transformation_mode="half_pixel",
-                nearest_mode="round_prefer_floor", cube_coeff=-0.75, antialias_a=1.0) -> _weights.Record:
+def axis_record(
+    mode: str,
+    in_size: int,
+    out_size: int,
+    scale,
+    *,
+    coordinate_transformation_mode="half_pixel",
+    nearest_mode="round_prefer_floor",
+    cube_coeff=-0.75,
+    antialias_a=1.0,
+) -> _weights.Record:
     """One axis of Interpolate-11 on its (padded) length.
 
     ``scale`` is the float32 scale of the axis (given, or ``f32(out) / f32(in)``);
@@ -118,8 +132,7 @@ def axis_record(mode: str, in_size: int, out_size: int, scale, *, coordinate_tra
     if mode == "linear_onnx":
         return _weights.clamped_linear_taps(x, in_size)
     if mode == "linear":
-        return _weights.filter_taps(x, in_size, _kernels.TRIANGLE, stretch=1.0 / float(antialias_a),
-                                    boundary="exclude")
+        return _weights.filter_taps(x, in_size, _kernels.TRIANGLE, stretch=1.0 / float(antialias_a), boundary="exclude")
     return _weights.filter_taps(x, in_size, _kernels.keys_cubic(float(cube_coeff)))
 
 
@@ -245,8 +258,10 @@ def openvino_interpolate(
     image = _v.data_array("image", image, mode)
     rank = image.ndim
     axes = _v.axes_tuple(axes, rank)
-    pads = [_v.int_sequence(name, value, max_length=rank, scalar=True)
-            for name, value in (("pads_begin", pads_begin), ("pads_end", pads_end))]
+    pads = [
+        _v.int_sequence(name, value, max_length=rank, scalar=True)
+        for name, value in (("pads_begin", pads_begin), ("pads_end", pads_end))
+    ]
     pb, pe = [list(p) + [0] * (rank - len(p)) for p in pads]
     padded = [int(image.shape[a]) + pb[a] + pe[a] for a in range(rank)]
     outs, scales = _output_lengths(scales_or_sizes, axes, padded, shape_calculation_mode)
@@ -263,8 +278,16 @@ def openvino_interpolate(
         antialias_a = float(s) if (aa and mode == "linear") else 1.0
         if o == padded[a] and antialias_a == 1.0:
             continue  # the identity (x = o); padding, if any, is added below
-        record = axis_record(mode, padded[a], o, s, coordinate_transformation_mode=coordinate_transformation_mode,
-                             nearest_mode=nearest_mode, cube_coeff=cube_coeff, antialias_a=antialias_a)
+        record = axis_record(
+            mode,
+            padded[a],
+            o,
+            s,
+            coordinate_transformation_mode=coordinate_transformation_mode,
+            nearest_mode=nearest_mode,
+            cube_coeff=cube_coeff,
+            antialias_a=antialias_a,
+        )
         records[a] = _weights.shift(record, pb[a], int(image.shape[a]))
     padding = [a for a in range(rank) if a not in records and (pb[a] or pe[a])]
     for a in padding:  # axes padded but not resampled: pure zero extension

@@ -40,8 +40,14 @@ from .. import weights as _weights
 METHODS = ("pil_nearest", "pil_box", "pil_bilinear", "pil_hamming", "pil_bicubic", "pil_lanczos")
 # PIL.Image.Resampling values
 NEAREST, LANCZOS, BILINEAR, BICUBIC, BOX, HAMMING = 0, 1, 2, 3, 4, 5
-_METHOD = {NEAREST: "pil_nearest", BOX: "pil_box", BILINEAR: "pil_bilinear", HAMMING: "pil_hamming",
-           BICUBIC: "pil_bicubic", LANCZOS: "pil_lanczos"}
+_METHOD = {
+    NEAREST: "pil_nearest",
+    BOX: "pil_box",
+    BILINEAR: "pil_bilinear",
+    HAMMING: "pil_hamming",
+    BICUBIC: "pil_bicubic",
+    LANCZOS: "pil_lanczos",
+}
 _SUPPORT = {NEAREST: 0.0, BOX: 0.5, BILINEAR: 1.0, HAMMING: 1.0, BICUBIC: 2.0, LANCZOS: 3.0}
 #: Pillow's fixed-point precision for 8-bit images (``PRECISION_BITS = 32 - 8 - 2``).
 PRECISION_BITS = 22
@@ -98,8 +104,12 @@ LANCZOS_KERNEL = _kernels.register(_kernels.Kernel("pillow_lanczos", 3.0, _scale
 
 def kernel(method: str, cubic_coeff_a: float | None = None) -> _kernels.Kernel:
     """The kernel of a ``pil_*`` filter method (support = ``kernel.radius``)."""
-    kernels = {"pil_box": _kernels.BOX, "pil_bilinear": _kernels.TRIANGLE, "pil_hamming": HAMMING_KERNEL,
-               "pil_lanczos": LANCZOS_KERNEL}
+    kernels = {
+        "pil_box": _kernels.BOX,
+        "pil_bilinear": _kernels.TRIANGLE,
+        "pil_hamming": HAMMING_KERNEL,
+        "pil_lanczos": LANCZOS_KERNEL,
+    }
     if method == "pil_bicubic":
         return bicubic(-0.5 if cubic_coeff_a is None else float(cubic_coeff_a))
     if method not in kernels:
@@ -176,15 +186,25 @@ def pass_order(changed: list[int], in_shape, out_shape) -> list[int]:
     return sorted(changed, reverse=True)
 
 
-def _resample(image, out_shape, method: str, changed, edges, *, cubic_coeff_a=None,
-              precision=lax.Precision.HIGHEST, strategy: str = "auto"):
+def _resample(
+    image,
+    out_shape,
+    method: str,
+    changed,
+    edges,
+    *,
+    cubic_coeff_a=None,
+    precision=lax.Precision.HIGHEST,
+    strategy: str = "auto",
+):
     """Resamples the ``changed`` axes of ``image`` to ``out_shape`` like ``Image.resize``;
     ``edges[axis]`` is the box's ``(in0, in1)`` on that axis, or ``None``."""
     dtype = np.dtype(image.dtype)
     order = pass_order(changed, image.shape, out_shape)
     if method == "pil_nearest":
-        ops = [(a, _weights.Gather(nearest_indices(image.shape[a], out_shape[a], edges[a]), image.shape[a]))
-               for a in order]
+        ops = [
+            (a, _weights.Gather(nearest_indices(image.shape[a], out_shape[a], edges[a]), image.shape[a])) for a in order
+        ]
         return _apply.run(image, ops, strategy=strategy)
     if dtype.kind == "b":
         raise TypeError(f"image has dtype bool, which only method='pil_nearest' can resize; got {method!r}.")
@@ -198,8 +218,15 @@ def _resample(image, out_shape, method: str, changed, edges, *, cubic_coeff_a=No
     return _apply.run(image, taps, precision=precision, strategy=strategy, integer=policy)
 
 
-def resize_method(image, shape, method: str, *, cubic_coeff_a: float | None = None,
-                  precision=lax.Precision.HIGHEST, strategy: str = "auto"):
+def resize_method(
+    image,
+    shape,
+    method: str,
+    *,
+    cubic_coeff_a: float | None = None,
+    precision=lax.Precision.HIGHEST,
+    strategy: str = "auto",
+):
     """A ``pil_*`` method of ``jax_resize.resize``: every axis whose length changes is resampled.
 
     ``image`` and ``shape`` are validated by the caller; ``shape`` has the rank of ``image``.
@@ -212,8 +239,16 @@ def resize_method(image, shape, method: str, *, cubic_coeff_a: float | None = No
     _v.check_empty_axes([image.shape[a] for a in changed], [shape[a] for a in changed], changed)
     if any(shape[a] == 0 for a in changed):
         return jnp.zeros(shape, image.dtype)
-    return _resample(image, shape, method, changed, {a: None for a in changed}, cubic_coeff_a=cubic_coeff_a,
-                     precision=precision, strategy=strategy)
+    return _resample(
+        image,
+        shape,
+        method,
+        changed,
+        {a: None for a in changed},
+        cubic_coeff_a=cubic_coeff_a,
+        precision=precision,
+        strategy=strategy,
+    )
 
 
 # --- Image.resize with box and reducing_gap -------------------------------------------------------
@@ -224,8 +259,12 @@ def _safe_box(size, resample, box, in_wh):
     support = _SUPPORT[resample] - 0.5
     sx = (box[2] - box[0]) / size[0] * support
     sy = (box[3] - box[1]) / size[1] * support
-    return (max(0, int(box[0] - sx)), max(0, int(box[1] - sy)),
-            min(in_wh[0], math.ceil(box[2] + sx)), min(in_wh[1], math.ceil(box[3] + sy)))
+    return (
+        max(0, int(box[0] - sx)),
+        max(0, int(box[1] - sy)),
+        min(in_wh[0], math.ceil(box[2] + sx)),
+        min(in_wh[1], math.ceil(box[3] + sy)),
+    )
 
 
 def _block_taps(size: int, factor: int, *, mean: bool):
@@ -258,8 +297,9 @@ def _reduce(image, factor, box) -> jax.Array:
     return _rounding.fixed_point_mean(sums, n, dtype)
 
 
-def pil_resize(image: ArrayLike, size, resample: int = BICUBIC, box=None, reducing_gap: float | None = None
-               ) -> jax.Array:
+def pil_resize(
+    image: ArrayLike, size, resample: int = BICUBIC, box=None, reducing_gap: float | None = None
+) -> jax.Array:
     """``PIL.Image.resize`` in JAX: ``[H, W(, C)]`` -> ``[height, width(, C)]``.
 
     For each axis ``center_o = in0 + (o + 0.5) * scale``, ``scale = (in1 - in0) / out``; the
@@ -296,15 +336,24 @@ def pil_resize(image: ArrayLike, size, resample: int = BICUBIC, box=None, reduci
     if ndim not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {np.shape(image)}.")
     if resample not in _METHOD:
-        raise ValueError(f"resample={resample!r} is not supported; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, "
-                         f"BICUBIC=3, BOX=4, HAMMING=5.")
+        raise ValueError(
+            f"resample={resample!r} is not supported; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, "
+            f"BICUBIC=3, BOX=4, HAMMING=5."
+        )
     width, height = _v.shape_tuple("size", size, 2)
     if width < 1 or height < 1:
         raise ValueError(f"size={tuple(size)!r} must be >= 1 in both dimensions (Pillow's rule).")
     in_h, in_w = np.shape(image)[:2]
     box = (0.0, 0.0, float(in_w), float(in_h)) if box is None else tuple(float(b) for b in box)
-    if len(box) != 4 or box[0] < 0 or box[1] < 0 or box[2] > in_w or box[3] > in_h or \
-            box[2] < box[0] or box[3] < box[1]:
+    if (
+        len(box) != 4
+        or box[0] < 0
+        or box[1] < 0
+        or box[2] > in_w
+        or box[3] > in_h
+        or box[2] < box[0]
+        or box[3] < box[1]
+    ):
         raise ValueError(f"box={box!r} must be (x0, y0, x1, y1) with 0 <= x0 <= x1 <= {in_w}, 0 <= y0 <= y1 <= {in_h}.")
     if reducing_gap is not None and not reducing_gap >= 1.0:
         raise ValueError(f"reducing_gap={reducing_gap!r} must be None or >= 1.0.")

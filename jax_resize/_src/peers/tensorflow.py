@@ -11,9 +11,8 @@ renormalised — the same weights as ``jax.image.resize``); with antialias and f
 
 from __future__ import annotations
 
-import numpy as np
-
 import jax
+import numpy as np
 from jax.typing import ArrayLike
 
 from .. import apply as _apply
@@ -23,8 +22,7 @@ from .. import weights as _weights
 from . import jax_image as _jax_image
 
 TF_METHODS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5")
-_TO_RESIZE = {"bilinear": "linear", "bicubic": "cubic", "area": "area", "lanczos3": "lanczos3",
-              "lanczos5": "lanczos5"}
+_TO_RESIZE = {"bilinear": "linear", "bicubic": "cubic", "area": "area", "lanczos3": "lanczos3", "lanczos5": "lanczos5"}
 
 
 #: ``tf.image.crop_and_resize`` rounds the nearest coordinate with ``roundf`` (half away from zero);
@@ -48,8 +46,9 @@ def _aspect_size(in_hw, size):
     return tuple(int(np.round(f32(scale) * f32(n))) for n in in_hw)
 
 
-def tf_resize(images: ArrayLike, size, method: str = "bilinear", preserve_aspect_ratio: bool = False,
-              antialias: bool = False) -> jax.Array:
+def tf_resize(
+    images: ArrayLike, size, method: str = "bilinear", preserve_aspect_ratio: bool = False, antialias: bool = False
+) -> jax.Array:
     """``tf.image.resize`` (TF2) in JAX: resize the H, W axes of ``[N, H, W, C]`` or ``[H, W, C]``.
 
     Coordinates use half-pixel centres, ``x = (o + 0.5) * in / out - 0.5``; each method's kernel
@@ -94,8 +93,11 @@ def tf_resize(images: ArrayLike, size, method: str = "bilinear", preserve_aspect
     for a, s in zip(hw, size):
         shape[a] = s
     if method == "nearest":
-        ops = [(a, _weights.Gather(nearest_indices(n, s), n) if n and s else _weights.empty(n, s, gather=True))
-               for a, n, s in zip(hw, in_hw, size) if n != s]
+        ops = [
+            (a, _weights.Gather(nearest_indices(n, s), n) if n and s else _weights.empty(n, s, gather=True))
+            for a, n, s in zip(hw, in_hw, size)
+            if n != s
+        ]
         return _apply.run(images, ops)
     _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
     y = _jax_image.resize(images, tuple(shape), _TO_RESIZE[method], antialias=bool(antialias))

@@ -53,8 +53,9 @@ UINT8_POLICY = _rounding.IntegerPolicy(rounding="half_up", fixed_point_bits=22)
 # its AVX2/AVX-512 kernels contract ``scale * (o + 0.5) - 0.5`` into one fused multiply-add) -----
 
 
-def scale_of(in_size: int, out_size: int, scale_factor: float | None = None, align_corners: bool = False,
-                dtype=np.float32):
+def scale_of(
+    in_size: int, out_size: int, scale_factor: float | None = None, align_corners: bool = False, dtype=np.float32
+):
     """PyTorch's ``area_pixel_compute_scale`` in ``dtype``.
 
     ``align_corners``: ``(in - 1) / (out - 1)`` (0 when ``out == 1``); otherwise
@@ -69,8 +70,15 @@ def scale_of(in_size: int, out_size: int, scale_factor: float | None = None, ali
     return t(in_size) / t(out_size)
 
 
-def source_coordinates(in_size: int, out_size: int, *, scale_factor: float | None = None,
-                             align_corners: bool = False, cubic: bool = False, dtype=np.float32) -> np.ndarray:
+def source_coordinates(
+    in_size: int,
+    out_size: int,
+    *,
+    scale_factor: float | None = None,
+    align_corners: bool = False,
+    cubic: bool = False,
+    dtype=np.float32,
+) -> np.ndarray:
     """PyTorch's ``area_pixel_compute_source_index`` for every output index, in ``dtype``.
 
     ``align_corners``: ``x = scale * o``; otherwise ``x = fma(scale, o + 0.5, -0.5)`` (one
@@ -88,8 +96,15 @@ def source_coordinates(in_size: int, out_size: int, *, scale_factor: float | Non
     return x if cubic else np.maximum(x, np.dtype(dtype).type(0))
 
 
-def nearest_indices(in_size: int, out_size: int, *, scale_factor: float | None = None, exact: bool = False,
-                          dtype=np.float32, shortcuts: bool = False) -> np.ndarray:
+def nearest_indices(
+    in_size: int,
+    out_size: int,
+    *,
+    scale_factor: float | None = None,
+    exact: bool = False,
+    dtype=np.float32,
+    shortcuts: bool = False,
+) -> np.ndarray:
     """``mode='nearest'`` / ``'nearest-exact'`` source indices of ``torch.nn.functional.interpolate``.
 
     nearest: ``min(floorf(o * scale), in - 1)``; nearest-exact:
@@ -114,8 +129,9 @@ def nearest_indices(in_size: int, out_size: int, *, scale_factor: float | None =
     return _weights.nearest_indices(v.astype(np.float32), in_size, "floor")
 
 
-def antialias_centers(in_size: int, out_size: int, *, scale_factor: float | None = None,
-                            align_corners: bool = False, dtype=np.float32):
+def antialias_centers(
+    in_size: int, out_size: int, *, scale_factor: float | None = None, align_corners: bool = False, dtype=np.float32
+):
     """Filter centres of PyTorch's separable antialiasing kernels (``_upsample_*_aa``).
 
     ``center = scale * (o + 0.5)`` rounded to ``dtype`` with ``scale`` from :func:`scale_of`
@@ -208,9 +224,18 @@ def _check_dtype(dtype: np.dtype, mode: str, antialias: bool) -> None:
     )
 
 
-def axis_record(mode: str, in_size: int, out_size: int, *, scale_factor=None, align_corners: bool = False,
-                antialias: bool = False, dtype=np.float32, two_d: bool = False,
-                first_row_only: bool = False) -> _weights.Record | None:
+def axis_record(
+    mode: str,
+    in_size: int,
+    out_size: int,
+    *,
+    scale_factor=None,
+    align_corners: bool = False,
+    antialias: bool = False,
+    dtype=np.float32,
+    two_d: bool = False,
+    first_row_only: bool = False,
+) -> _weights.Record | None:
     """One axis of ``F.interpolate`` as a record, or None (PyTorch copies the axis).
 
     ``dtype`` is the input's dtype; it decides PyTorch's arithmetic (float64 coordinates for
@@ -223,8 +248,9 @@ def axis_record(mode: str, in_size: int, out_size: int, *, scale_factor=None, al
     dtype = np.dtype(dtype)
     if mode in ("nearest", "nearest-exact"):
         arith = np.float64 if dtype == np.float64 else np.float32
-        idx = nearest_indices(in_size, out_size, scale_factor=scale_factor, exact=mode == "nearest-exact",
-                              dtype=arith, shortcuts=two_d)
+        idx = nearest_indices(
+            in_size, out_size, scale_factor=scale_factor, exact=mode == "nearest-exact", dtype=arith, shortcuts=two_d
+        )
         if out_size == in_size and np.array_equal(idx, np.arange(in_size)):
             return None
         return _weights.Gather(idx, in_size)
@@ -235,20 +261,21 @@ def axis_record(mode: str, in_size: int, out_size: int, *, scale_factor=None, al
         if out_size == in_size:  # PyTorch skips the axis
             return None
         kernel = {"bilinear": _kernels.TRIANGLE, "bicubic": _pillow.bicubic(-0.5), "lanczos": _pillow.LANCZOS_KERNEL}
-        center_scale = antialias_centers(in_size, out_size, scale_factor=scale_factor, align_corners=align_corners,
-                                         dtype=arith)
+        center_scale = antialias_centers(
+            in_size, out_size, scale_factor=scale_factor, align_corners=align_corners, dtype=arith
+        )
         taps = _pillow.axis_taps(in_size, out_size, kernel[mode], center_scale=center_scale)
     elif mode == "bicubic":
         if out_size == in_size and (scale_factor is None or align_corners or dtype == np.uint8):
             return None  # x = o (one-hot weights); uint8's separable kernel skips the axis
-        x = source_coordinates(in_size, out_size, scale_factor=scale_factor, align_corners=align_corners,
-                               cubic=True, dtype=arith)
+        x = source_coordinates(
+            in_size, out_size, scale_factor=scale_factor, align_corners=align_corners, cubic=True, dtype=arith
+        )
         taps = _weights.filter_taps(x.astype(np.float64), in_size, _kernels.keys_cubic(-0.75))
     else:  # linear, bilinear, trilinear
         if out_size == in_size:  # PyTorch copies (whatever the scale factor)
             return None
-        x = source_coordinates(in_size, out_size, scale_factor=scale_factor, align_corners=align_corners,
-                               dtype=arith)
+        x = source_coordinates(in_size, out_size, scale_factor=scale_factor, align_corners=align_corners, dtype=arith)
         taps = _weights.clamped_linear_taps(x, in_size)
     index, weight = taps.index, taps.weight
     if first_row_only:
@@ -258,8 +285,15 @@ def axis_record(mode: str, in_size: int, out_size: int, *, scale_factor=None, al
     return _weights.Taps(index, weight, in_size)
 
 
-def torch_interpolate(input: ArrayLike, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
-                      recompute_scale_factor=None, antialias: bool = False) -> jax.Array:
+def torch_interpolate(
+    input: ArrayLike,
+    size=None,
+    scale_factor=None,
+    mode: str = "nearest",
+    align_corners=None,
+    recompute_scale_factor=None,
+    antialias: bool = False,
+) -> jax.Array:
     """``torch.nn.functional.interpolate`` in JAX: resamples the spatial axes of ``[N, C, *spatial]``.
 
     Output size: ``size``, or ``floor(in * scale_factor)`` per axis. Scale used by the kernels:
@@ -341,9 +375,7 @@ def torch_interpolate(input: ArrayLike, size=None, scale_factor=None, mode: str 
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(input), name="input")
     x = jnp.asarray(input)
     if x.ndim not in (3, 4, 5):
-        raise ValueError(
-            f"input must be [N, C, W], [N, C, H, W] or [N, C, D, H, W] (rank 3-5); got shape {x.shape}."
-        )
+        raise ValueError(f"input must be [N, C, W], [N, C, H, W] or [N, C, D, H, W] (rank 3-5); got shape {x.shape}.")
     in_sizes = [int(n) for n in x.shape[2:]]
     if 0 in in_sizes:
         raise ValueError(f"input has an empty spatial dimension (shape {x.shape}); sizes must be > 0.")
@@ -370,9 +402,17 @@ def torch_interpolate(input: ArrayLike, size=None, scale_factor=None, mode: str 
         return jnp.zeros(out_shape, x.dtype)
     ops = []
     for i, (n, o, f) in enumerate(zip(in_sizes, sizes, factors)):
-        record = axis_record(mode, n, o, scale_factor=f, align_corners=align_corners, antialias=antialias,
-                             dtype=dtype, two_d=x.ndim == 4,
-                             first_row_only=antialias and dtype != np.uint8 and i == 0 and sizes[-1] == 1)
+        record = axis_record(
+            mode,
+            n,
+            o,
+            scale_factor=f,
+            align_corners=align_corners,
+            antialias=antialias,
+            dtype=dtype,
+            two_d=x.ndim == 4,
+            first_row_only=antialias and dtype != np.uint8 and i == 0 and sizes[-1] == 1,
+        )
         if record is not None:
             ops.append((2 + i, record))
     if dtype == np.uint8 and mode not in ("nearest", "nearest-exact"):
