@@ -1,9 +1,37 @@
-"""Shared test helpers: the ONNX reference evaluator as an oracle for single Resize nodes."""
+"""Shared test helpers: the ONNX reference evaluator as an oracle for single Resize nodes, and the
+sample photographs."""
 
 from __future__ import annotations
 
+import importlib.resources
+import pathlib
+
 import numpy as np
 import pytest
+
+# The photographs beside the repository (../shared/data: astronaut, camera, chelsea, coffee).
+SHARED_DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data"
+_GREY_PHOTOS = {"camera.png"}  # the cameraman photograph is single-channel
+
+
+def bundled_photo_path():
+    """The photograph shipped inside the package (astronaut, 512x512 RGB)."""
+    return importlib.resources.files("jax_resize") / "data" / "astronaut.png"
+
+
+def load_photo(name, data_dir=None):
+    """``name`` from ../shared/data as a PIL image; where that file is absent, the photograph
+    bundled with the package instead (converted to greyscale for the grey ones), so the tests
+    that use photographs always run. Crops used by the tests fit inside 512x512 either way."""
+    from PIL import Image
+
+    path = (SHARED_DATA if data_dir is None else pathlib.Path(data_dir)) / name
+    if path.is_file():
+        return Image.open(path)
+    with importlib.resources.as_file(bundled_photo_path()) as bundled:
+        img = Image.open(bundled)
+        img.load()
+    return img.convert("L") if name in _GREY_PHOTOS else img
 
 
 def reference_resize(X, roi=None, scales=None, sizes=None, *, opset=19, **attrs):

@@ -78,15 +78,34 @@ def test_second_call_does_not_recompile():
 def test_integer_round_half_even_and_saturate(dtype, mode):
     info = np.iinfo(dtype)
     x = RNG.integers(info.min, int(info.max) + 1, (6, 7), dtype=np.int64).astype(dtype)
-    got = np.asarray(onnx_resize(x, scales=[1.7, 0.8], mode=mode, cubic_coeff_a=-1.0))
-    want = reference_resize(x, scales=[1.7, 0.8], mode=mode, cubic_coeff_a=-1.0)
+    x[::2, ::2], x[1::2, 1::2] = info.max, info.min  # extremes side by side: cubic overshoots both ends
+    kw = dict(scales=[1.7, 0.8], mode=mode, cubic_coeff_a=-1.0)
+    got = np.asarray(onnx_resize(x, **kw))
     assert got.dtype == dtype
-    # float32 (ours, without x64) vs float64 (reference) can differ at exact .5 ties: within 1;
-    # 32-bit integers exceed float32's 24-bit mantissa: within float32 rounding of the range.
-    tol = 1 if np.dtype(dtype).itemsize < 4 else 1 + 2.0**-16 * max(abs(info.min), info.max)
-    assert np.max(np.abs(got.astype(np.int64) - want.astype(np.int64))) <= tol
-    # cubic overshoots, so saturation is exercised: results stay in range by construction of dtype
-    assert got.min() >= info.min and got.max() <= info.max
+    # Oracles: the reference evaluator on the integer input (onnx >= 1.19 rounds half to even, then
+    # clips to the dtype's range), and the same node on float64 data, rounded / clipped by numpy.
+    y64 = reference_resize(x.astype(np.float64), **kw)
+    want = np.clip(np.round(y64), info.min, info.max).astype(np.int64)
+    np.testing.assert_array_equal(reference_resize(x, **kw).astype(np.int64), want)
+    # We compute in float32 (no x64): an error of a few ulps of the largest magnitude, `slack`.
+    slack = 32 * 2.0**-24 * max(abs(int(info.min)), int(info.max))
+    if mode == "cubic":  # saturation really happens, on both sides, by more than the slack
+        assert (y64 > info.max + slack).any() and (y64 < info.min - slack).any()
+    else:  # linear interpolation stays within the data's range
+        assert y64.min() >= info.min and y64.max() <= info.max
+    got = got.astype(np.int64)
+    sat_hi, sat_lo = y64 > info.max + slack, y64 < info.min - slack
+    np.testing.assert_array_equal(got[sat_hi], info.max)
+    np.testing.assert_array_equal(got[sat_lo], info.min)
+    # everywhere: the float64 value (clipped) rounded, give or take float32's slack
+    assert np.all(np.abs(got - np.clip(y64, info.min, info.max)) <= 0.5 + slack)
+    # away from a .5 tie (farther than the slack) the rounding is unambiguous: exactly the oracle's
+    clear = np.abs(y64 - np.floor(y64) - 0.5) > slack
+    np.testing.assert_array_equal(got[clear], want[clear])
+    # ties themselves go to even (exact .5 in float32 too: asymmetric 2x of [1, 4] and [2, 5])
+    t = np.array([[1, 4], [2, 5]], dtype)
+    tie = np.asarray(onnx_resize(t, scales=[1.0, 2.0], mode="linear", coordinate_transformation_mode="asymmetric"))
+    np.testing.assert_array_equal(tie, [[1, 2, 4, 4], [2, 4, 5, 5]])  # 2.5 -> 2, 3.5 -> 4
 
 
 def test_uint8_ties_round_to_even():

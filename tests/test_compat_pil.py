@@ -1,24 +1,20 @@
 """``compat.pil_resize`` against Pillow's ``Image.resize`` on the real photographs, with ``box``
 and ``reducing_gap``: float (mode 'F') within 1e-3 on a 0-255 scale, uint8 within 1."""
 
-import pathlib
-
 import numpy as np
 import pytest
 from PIL import Image
 
+from conftest import load_photo
 from jax_resize import compat
 
-DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data"
 FILTERS = [compat.NEAREST, compat.BOX, compat.BILINEAR, compat.HAMMING, compat.BICUBIC, compat.LANCZOS]
 
 
 @pytest.fixture(scope="module")
 def photo():
-    path = DATA / "chelsea.png"
-    if not path.exists():
-        pytest.skip(f"{path} is absent (the photos live in ../shared/data beside the repo)")
-    return np.asarray(Image.open(path).convert("RGB"))
+    # ../shared/data/chelsea.png, or the photograph bundled with the package where that is absent
+    return np.asarray(load_photo("chelsea.png").convert("RGB"))
 
 
 @pytest.mark.parametrize("case", range(36))
