@@ -22,7 +22,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
 import onnx
 from onnx import helper
 
@@ -127,14 +126,10 @@ class ResizeCase:
     def model(self, node: onnx.NodeProto | None = None) -> onnx.ModelProto:
         node = self.node() if node is None else node
         inputs = [
-            helper.make_tensor_value_info(
-                name, helper.np_dtype_to_tensor_dtype(val.dtype), list(val.shape)
-            )
+            helper.make_tensor_value_info(name, helper.np_dtype_to_tensor_dtype(val.dtype), list(val.shape))
             for name, val in self.feeds().items()
         ]
-        out = helper.make_tensor_value_info(
-            "Y", helper.np_dtype_to_tensor_dtype(self.x.dtype), [None] * self.x.ndim
-        )
+        out = helper.make_tensor_value_info("Y", helper.np_dtype_to_tensor_dtype(self.x.dtype), [None] * self.x.ndim)
         graph = helper.make_graph([node], f"resize_{self.id}", inputs, [out])
         return helper.make_model(
             graph,
@@ -151,8 +146,7 @@ class ResizeCase:
         return (
             f"[{self.id}] opset={self.opset} x.shape={self.x.shape} "
             f"x.dtype={self.x.dtype} roi={arr(self.roi)} scales={arr(self.scales)} "
-            f"sizes={arr(self.sizes)} attrs={attrs}"
-            + (f" note={self.note}" if self.note else "")
+            f"sizes={arr(self.sizes)} attrs={attrs}" + (f" note={self.note}" if self.note else "")
         )
 
     def reproducer(self) -> str:
@@ -357,7 +351,6 @@ def _draw_case(rng, case_id, opset, dtypes, ort_layouts) -> ResizeCase:
     elif resizable is not None:
         # only resize the allowed axes; the others get scale 1 / their own size
         pass
-    n = len(axes) if axes is not None else rank
     target_axes = normalize_axes(axes, rank)
     free_axes = set(all_axes)
 
@@ -398,9 +391,7 @@ def _draw_case(rng, case_id, opset, dtypes, ort_layouts) -> ResizeCase:
             starts.append(lo)
             ends.append(hi)
         roi = np.array(starts + ends, np.float32)
-    return ResizeCase(
-        case_id, x, roi=roi, scales=scales, sizes=sizes, attrs=attrs, opset=opset
-    )
+    return ResizeCase(case_id, x, roi=roi, scales=scales, sizes=sizes, attrs=attrs, opset=opset)
 
 
 # ---------------------------------------------------------------------------
@@ -522,8 +513,11 @@ def _axis_runs(case: ResizeCase) -> list[tuple]:
         roi = None
         if ctm == "tf_crop_and_resize" and case.roi is not None and case.roi.size:
             roi = [float(case.roi[i]), float(case.roi[n + i])]
-        if (math.isclose(scales[i], 1.0) and shape[a] == x.shape[a]
-                and (roi is None or (math.isclose(roi[0], 0.0) and math.isclose(roi[1], 1.0)))):
+        if (
+            math.isclose(scales[i], 1.0)
+            and shape[a] == x.shape[a]
+            and (roi is None or (math.isclose(roi[0], 0.0) and math.isclose(roi[1], 1.0)))
+        ):
             continue
         axis_ctm = ctm
         if dev == "pytorch1" and shape[a] == 1 and x.shape[a] > 1:
@@ -566,9 +560,7 @@ def glitch_positions(case: ResizeCase) -> dict[int, np.ndarray]:
     for a, scale, n_in, n_out, ctm, roi in _axis_runs(case):
         if n_out == 0:
             continue
-        x_ori, _ = _compute_x_ori(
-            ctm, np.arange(n_out, dtype=np.float64), scale, n_in, scale * n_in, n_out, roi
-        )
+        x_ori, _ = _compute_x_ori(ctm, np.arange(n_out, dtype=np.float64), scale, n_in, scale * n_in, n_out, roi)
         if mode == "nearest" or (mode == "linear" and not aa):
             k = 2
         elif mode == "cubic" and not aa:
@@ -655,7 +647,12 @@ def _spec_result(case: ResizeCase, *, window_fix: bool) -> np.ndarray:
         y = case.x.astype(np.float64)
         for a, scale, _, n_out, ctm, roi in _axis_runs(case):
             y = interpolate(
-                y, a, scale, n_out, _coefficients(case), roi=roi,
+                y,
+                a,
+                scale,
+                n_out,
+                _coefficients(case),
+                roi=roi,
                 extrapolation_value=case.attr("extrapolation_value"),
                 coordinate_transformation_mode=ctm,
                 exclude_outside=bool(case.attr("exclude_outside")),
@@ -672,7 +669,8 @@ def float32_length_axes(case: ResizeCase) -> list[int]:
         return []
     axes = normalize_axes(case.attr("axes"), case.x.ndim)
     return [
-        a for a, s in zip(axes, case.scales)
+        a
+        for a, s in zip(axes, case.scales)
         if math.floor(float(np.float32(s)) * case.x.shape[a])
         != math.floor(float(np.float32(np.float32(s) * np.float32(case.x.shape[a]))))
     ]
@@ -683,14 +681,14 @@ def float32_length_axes(case: ResizeCase) -> list[int]:
 CATEGORIES = {
     "agree": "the reference evaluator on the case itself",
     "float32 length": "agree; floor(in * scale) in float32 would give another output length "
-                      "(onnxruntime's rule, findings 3.6); the reference and the spec use float64",
+    "(onnxruntime's rule, findings 3.6); the reference and the spec use float64",
     "tf_crop scales length": "tf_crop_and_resize with scales: the reference sizes the output "
-                             "floor(in * scale), the spec floor(in * (end - start) * scale) (findings 2)",
+    "floor(in * scale), the spec floor(in * (end - start) * scale) (findings 2)",
     "tf_crop scales antialias": "as 'tf_crop scales length', with antialias: filter scale read as out / in",
     "pytorch_half_pixel length 1": "the reference puts x_original at -0.5, the spec at 0 (findings 4)",
     "nearest exclude_outside": "the reference zeroes outputs whose nearest index is outside (findings 5)",
     "reference window glitch": "x_original a few ulps above an integer: the reference's window "
-                               "starts one element early (findings 5)",
+    "starts one element early (findings 5)",
 }
 
 
@@ -763,8 +761,12 @@ def check_deviation(case: ResizeCase, v: Verdict) -> None:
     if "pytorch_half_pixel length 1" in cats:
         assert v.raw.shape == spec
         plain = case.attr("mode") == "nearest" or (case.attr("mode") == "linear" and not case.attr("antialias"))
-        if (plain and case.sizes is not None and case.attr("keep_aspect_ratio_policy") == "stretch"
-                and not cats & {"nearest exclude_outside", "reference window glitch"}):
+        if (
+            plain
+            and case.sizes is not None
+            and case.attr("keep_aspect_ratio_policy") == "stretch"
+            and not cats & {"nearest exclude_outside", "reference window glitch"}
+        ):
             # a length of exactly 1: x_original -0.5 (reference) and 0 (spec) both give X[0]
             np.testing.assert_array_equal(v.raw, v.unfixed)
     if "nearest exclude_outside" in cats and _deviation(case) is None:
@@ -809,10 +811,7 @@ def _ort_full_scales(case: ResizeCase) -> list[float]:
     full = [np.float32(1.0)] * rank
     if case.sizes is not None:
         policy = case.attrs.get("keep_aspect_ratio_policy", "stretch")
-        ratios = {
-            a: np.float32(np.float32(s) / np.float32(x.shape[a]))
-            for a, s in zip(axes, case.sizes)
-        }
+        ratios = {a: np.float32(np.float32(s) / np.float32(x.shape[a])) for a, s in zip(axes, case.sizes)}
         for a in axes:
             if policy == "stretch":
                 full[a] = ratios[a]
@@ -843,9 +842,7 @@ def ort_refusal_reason(case: ResizeCase) -> str | None:
     aa = bool(case.attrs.get("antialias", 0))
     if aa and mode == "nearest":
         return "antialias with mode nearest"
-    if case.attrs.get("exclude_outside", 0) and not (
-        mode == "cubic" or (mode == "linear" and aa)
-    ):
+    if case.attrs.get("exclude_outside", 0) and not (mode == "cubic" or (mode == "linear" and aa)):
         return "exclude_outside=1 needs cubic, or linear with antialias"
     s = _ort_full_scales(case)
     if case.sizes is not None and any(v == 0 for v in s):
@@ -860,11 +857,7 @@ def ort_refusal_reason(case: ResizeCase) -> str | None:
         if not ok:
             return "linear needs rank 2/3, 4 (NCHW or NHWC), or 5 (NCDHW)"
     if mode == "cubic":
-        ok = rank == 2 or (
-            rank == 4
-            and s[0] == 1
-            and (s[1] == 1 or (s[3] == 1 and (aa or (s[1] >= 1 and s[2] >= 1))))
-        )
+        ok = rank == 2 or (rank == 4 and s[0] == 1 and (s[1] == 1 or (s[3] == 1 and (aa or (s[1] >= 1 and s[2] >= 1)))))
         if not ok:
             return "cubic needs rank 2, or rank 4 (NCHW, or NHWC when upsampling / antialias)"
     return None
@@ -903,11 +896,16 @@ def ort_known_difference(case: ResizeCase) -> str | None:
     if ctm in ("align_corners", "tf_crop_and_resize") and (
         case.scales is not None or case.attrs.get("keep_aspect_ratio_policy", "stretch") != "stretch"
     ):
-        widths = ([float(s) * x.shape[a] for a, s in zip(axes, case.scales)] if case.scales is not None
-                  else [None] * len(axes))
+        widths = (
+            [float(s) * x.shape[a] for a, s in zip(axes, case.scales)]
+            if case.scales is not None
+            else [None] * len(axes)
+        )
         if any(w != shape[a] for a, w in zip(axes, widths)):
-            return ("align_corners/tf_crop_and_resize with a fractional scale * length: ORT divides by the "
-                    "integer output length - 1, the reference and the ONNX backend data by scale * length - 1")
+            return (
+                "align_corners/tf_crop_and_resize with a fractional scale * length: ORT divides by the "
+                "integer output length - 1, the reference and the ONNX backend data by scale * length - 1"
+            )
     full = _ort_full_scales(case)
     mode = case.attrs.get("mode", "nearest")
     aa = bool(case.attrs.get("antialias"))
@@ -1016,9 +1014,7 @@ def nearest_float32_sensitive(case: ResizeCase) -> bool:
     if case.attrs.get("mode", "nearest") != "nearest":
         return False
     return any(
-        not np.array_equal(
-            _nearest_indices(case, a, np.float64), _nearest_indices(case, a, np.float32)
-        )
+        not np.array_equal(_nearest_indices(case, a, np.float64), _nearest_indices(case, a, np.float32))
         for a in range(case.x.ndim)
     )
 
@@ -1061,9 +1057,7 @@ def ort_session(case: ResizeCase):
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
     opts.log_severity_level = 4
-    return ort.InferenceSession(
-        case.model().SerializeToString(), opts, providers=["CPUExecutionProvider"]
-    )
+    return ort.InferenceSession(case.model().SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
 
 def run_ort(case: ResizeCase) -> np.ndarray:
@@ -1085,9 +1079,7 @@ def run_jax(case: ResizeCase, api: str = "kw") -> np.ndarray:
     ctx = jax.enable_x64(True) if wide else _nullcontext()
     with ctx:
         if api == "node":
-            y = jax_resize.onnx_node_resize(
-                case.node(), *case.node_inputs(), opset=case.opset
-            )
+            y = jax_resize.onnx_node_resize(case.node(), *case.node_inputs(), opset=case.opset)
         else:
             y = jax_resize.onnx_resize(
                 case.x,
@@ -1139,13 +1131,9 @@ def compare(actual, expected, rtol: float, atol: float) -> Comparison:
     actual = np.asarray(actual)
     expected = np.asarray(expected)
     if actual.shape != expected.shape:
-        return Comparison(
-            False, math.inf, math.inf, f"shape {actual.shape} != expected {expected.shape}"
-        )
+        return Comparison(False, math.inf, math.inf, f"shape {actual.shape} != expected {expected.shape}")
     if actual.dtype != expected.dtype:
-        return Comparison(
-            False, math.inf, math.inf, f"dtype {actual.dtype} != expected {expected.dtype}"
-        )
+        return Comparison(False, math.inf, math.inf, f"dtype {actual.dtype} != expected {expected.dtype}")
     if actual.size == 0:
         return Comparison(True, 0.0, 0.0, "empty")
     a = actual.astype(np.float64)
@@ -1167,8 +1155,4 @@ def compare(actual, expected, rtol: float, atol: float) -> Comparison:
 
 
 def case_failure_message(case: ResizeCase, cmp: Comparison, oracle: str) -> str:
-    return (
-        f"jax_resize disagrees with {oracle}: {cmp.msg}\n{case.describe()}\n"
-        f"reproducer:\n{case.reproducer()}"
-    )
-
+    return f"jax_resize disagrees with {oracle}: {cmp.msg}\n{case.describe()}\nreproducer:\n{case.reproducer()}"

@@ -11,9 +11,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from conftest import reference_resize
 from jax.test_util import check_grads
 
-from conftest import reference_resize
 from jax_resize import onnx_resize, resize
 from jax_resize._src import apply as _apply
 
@@ -48,14 +48,26 @@ def test_grad_with_respect_to_traced_roi():
     x = jnp.asarray(RNG.standard_normal((6, 7)))
 
     def f(roi):
-        return onnx_resize(x, roi, sizes=[4, 5], mode="linear",
-                           coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=0.5)
+        return onnx_resize(
+            x,
+            roi,
+            sizes=[4, 5],
+            mode="linear",
+            coordinate_transformation_mode="tf_crop_and_resize",
+            extrapolation_value=0.5,
+        )
 
     roi = jnp.array([0.13, 0.17, 0.77, 0.71])  # no sample sits on a kink (integer coordinate)
     check_grads(f, (roi,), order=2, modes=("fwd", "rev"), eps=1e-3)
     # traced roi gives the same values as a static one (reference evaluator as the oracle)
-    want = reference_resize(np.asarray(x, np.float32), np.asarray(roi), sizes=[4, 5], mode="linear",
-                            coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=0.5)
+    want = reference_resize(
+        np.asarray(x, np.float32),
+        np.asarray(roi),
+        sizes=[4, 5],
+        mode="linear",
+        coordinate_transformation_mode="tf_crop_and_resize",
+        extrapolation_value=0.5,
+    )
     np.testing.assert_allclose(jax.jit(f)(roi), want, rtol=1e-5, atol=1e-5)
 
 
@@ -124,8 +136,9 @@ def test_nearest_bool_and_complex():
     np.testing.assert_array_equal(got, want)
     z = (RNG.standard_normal((4, 5)) + 1j * RNG.standard_normal((4, 5))).astype(np.complex64)
     got = onnx_resize(z, sizes=[7, 3], mode="cubic")
-    want = (reference_resize(z.real.copy(), sizes=[7, 3], mode="cubic")
-            + 1j * reference_resize(z.imag.copy(), sizes=[7, 3], mode="cubic"))
+    want = reference_resize(z.real.copy(), sizes=[7, 3], mode="cubic") + 1j * reference_resize(
+        z.imag.copy(), sizes=[7, 3], mode="cubic"
+    )
     assert got.dtype == np.complex64
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 

@@ -11,8 +11,18 @@ import re
 import pytest
 
 SRC = pathlib.Path(__file__).resolve().parents[1] / "jax_resize" / "_src"
-CORE = ["coordinates", "kernels", "weights", "apply", "strategies", "banded", "polyphase", "dtypes", "rounding",
-        "validation"]
+CORE = [
+    "coordinates",
+    "kernels",
+    "weights",
+    "apply",
+    "strategies",
+    "banded",
+    "polyphase",
+    "dtypes",
+    "rounding",
+    "validation",
+]
 PEERS = ["onnx", "openvino", "jax_image", "pillow", "torch", "opencv", "tensorflow"]
 # a peer's name as a word (``tf_`` prefixes count: they name TensorFlow)
 PEER_NAME = re.compile(r"pillow|\bPIL\b|opencv|cv2|torch|openvino|tensorflow|\btf\b|\btf_", re.IGNORECASE)

@@ -9,9 +9,9 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import reference_resize
 from PIL import Image
 
-from conftest import reference_resize
 from jax_resize._src import cli
 
 RNG = np.random.default_rng(0)
@@ -25,8 +25,24 @@ def _write(path, array, mode=None):
 def test_nearest_x2_is_repetition(tmp_path):
     img = RNG.integers(0, 256, (5, 7, 3), dtype=np.uint8)
     src = _write(tmp_path / "in.png", img)
-    assert cli.main([str(src), str(tmp_path / "out.png"), "--scale", "2", "--mode", "nearest",
-                     "--coordinate-transformation-mode", "asymmetric", "--nearest-mode", "floor", "--quiet"]) == 0
+    assert (
+        cli.main(
+            [
+                str(src),
+                str(tmp_path / "out.png"),
+                "--scale",
+                "2",
+                "--mode",
+                "nearest",
+                "--coordinate-transformation-mode",
+                "asymmetric",
+                "--nearest-mode",
+                "floor",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     out = np.asarray(Image.open(tmp_path / "out.png"))
     assert out.dtype == np.uint8 and out.shape == (10, 14, 3)
     np.testing.assert_array_equal(out, img.repeat(2, axis=0).repeat(2, axis=1))
@@ -35,11 +51,23 @@ def test_nearest_x2_is_repetition(tmp_path):
 def test_linear_size_matches_reference_grey(tmp_path):
     img = RNG.integers(0, 256, (9, 11), dtype=np.uint8)
     src = _write(tmp_path / "in.png", img, "L")
-    cli.main([str(src), str(tmp_path / "out.png"), "--size", "5x17", "--mode", "linear",
-              "--coordinate-transformation-mode", "half_pixel", "--quiet"])
+    cli.main(
+        [
+            str(src),
+            str(tmp_path / "out.png"),
+            "--size",
+            "5x17",
+            "--mode",
+            "linear",
+            "--coordinate-transformation-mode",
+            "half_pixel",
+            "--quiet",
+        ]
+    )
     out = np.asarray(Image.open(tmp_path / "out.png")).astype(int)
-    ref = reference_resize(img.astype(np.float32), sizes=[5, 17], mode="linear",
-                           coordinate_transformation_mode="half_pixel")
+    ref = reference_resize(
+        img.astype(np.float32), sizes=[5, 17], mode="linear", coordinate_transformation_mode="half_pixel"
+    )
     want = np.clip(np.rint(ref), 0, 255).astype(int)  # round half to even, saturate
     assert out.shape == (5, 17) and np.max(np.abs(out - want)) <= 1
 
@@ -76,15 +104,18 @@ def test_demo_writes_sheet(tmp_path):
         assert sheet.size[0] > 700 and sheet.size[1] > 400
 
 
-@pytest.mark.parametrize("args,message", [
-    (["--size", "12xx"], "--size must be N or HxW"),
-    (["--size", "0x4"], "--size must be N or HxW"),
-    (["--scale", "abc"], "--scale must be"),
-    (["--size", "4", "--mode", "bilinear"], "invalid choice: 'bilinear'"),
-    (["--size", "4", "--coordinate-transformation-mode", "half"], "invalid choice"),
-    (["--size", "4", "--mode", "nearest", "--antialias"], "antialias=1 is only defined"),
-    ([], "one of the arguments --size --scale is required"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--size", "12xx"], "--size must be N or HxW"),
+        (["--size", "0x4"], "--size must be N or HxW"),
+        (["--scale", "abc"], "--scale must be"),
+        (["--size", "4", "--mode", "bilinear"], "invalid choice: 'bilinear'"),
+        (["--size", "4", "--coordinate-transformation-mode", "half"], "invalid choice"),
+        (["--size", "4", "--mode", "nearest", "--antialias"], "antialias=1 is only defined"),
+        ([], "one of the arguments --size --scale is required"),
+    ],
+)
 def test_bad_arguments(tmp_path, capsys, args, message):
     src = _write(tmp_path / "in.png", np.zeros((4, 4), np.uint8), "L")
     with pytest.raises(SystemExit) as info:
@@ -116,3 +147,22 @@ def test_missing_input_and_directory_output(tmp_path, capsys):
     (tmp_path / "outdir").mkdir()
     cli.main([str(src), str(tmp_path / "outdir"), "--size", "2", "--quiet"])
     assert Image.open(tmp_path / "outdir" / "in.png").size == (2, 2)
+
+
+def test_missing_cli_extra_is_a_clear_error(monkeypatch):
+    # the core install has no Pillow/tqdm; the command says which extra to install
+    real = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec", lambda name: None if name == "PIL" else real(name))
+    with pytest.raises(SystemExit, match=r"needs pillow.*jax_resize\[cli\]"):
+        cli.main(["in.png", "out.png", "--size", "4"])
+
+
+def test_core_import_needs_no_cli_extra():
+    # `import jax_resize` (and a resize) must not import Pillow or tqdm: they are the [cli] extra
+    code = (
+        "import sys, numpy as np, jax_resize; "
+        "jax_resize.resize(np.ones((4, 4), np.float32), (2, 2)); "
+        "print(sorted(m for m in ('PIL', 'tqdm', 'onnx', 'flax') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout

@@ -14,8 +14,15 @@ from jax_resize.compat import cv2_resize
 
 cv2 = pytest.importorskip("cv2")
 
-FLAGS = ["INTER_NEAREST", "INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4", "INTER_LINEAR_EXACT",
-         "INTER_NEAREST_EXACT"]
+FLAGS = [
+    "INTER_NEAREST",
+    "INTER_LINEAR",
+    "INTER_CUBIC",
+    "INTER_AREA",
+    "INTER_LANCZOS4",
+    "INTER_LINEAR_EXACT",
+    "INTER_NEAREST_EXACT",
+]
 
 
 def _case(rng, dtype):
@@ -107,14 +114,17 @@ def test_jit_with_static_dsize():
         np.testing.assert_allclose(f(x), want, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("args,kwargs,err,match", [
-    (((4, 4),), dict(interpolation=9), ValueError, "interpolation=9 is not supported"),
-    ((None,), dict(), ValueError, "fx and fy must be > 0"),
-    (((0, 0),), dict(fx=0.5), ValueError, "fx and fy must be > 0"),
-    (((4, -1),), dict(), ValueError, "non-negative"),
-    (((4, 4.5),), dict(), TypeError, "pair of ints"),
-    ((None,), dict(fx=0.01, fy=0.01), ValueError, "empty output"),
-])
+@pytest.mark.parametrize(
+    "args,kwargs,err,match",
+    [
+        (((4, 4),), dict(interpolation=9), ValueError, "interpolation=9 is not supported"),
+        ((None,), dict(), ValueError, "fx and fy must be > 0"),
+        (((0, 0),), dict(fx=0.5), ValueError, "fx and fy must be > 0"),
+        (((4, -1),), dict(), ValueError, "non-negative"),
+        (((4, 4.5),), dict(), TypeError, "pair of ints"),
+        ((None,), dict(fx=0.01, fy=0.01), ValueError, "empty output"),
+    ],
+)
 def test_errors_name_argument_and_value(args, kwargs, err, match):
     with pytest.raises(err, match=match):
         cv2_resize(np.zeros((6, 6), np.float32), *args, **kwargs)

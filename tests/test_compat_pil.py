@@ -3,9 +3,9 @@ and ``reducing_gap``: float (mode 'F') within 1e-3 on a 0-255 scale, uint8 withi
 
 import numpy as np
 import pytest
+from conftest import load_photo
 from PIL import Image
 
-from conftest import load_photo
 from jax_resize import compat
 
 FILTERS = [compat.NEAREST, compat.BOX, compat.BILINEAR, compat.HAMMING, compat.BICUBIC, compat.LANCZOS]
@@ -23,7 +23,7 @@ def test_matches_pillow(photo, case):
     resample = FILTERS[case % len(FILTERS)]
     h, w = photo.shape[:2]
     y0, x0 = int(rng.integers(0, h - 60)), int(rng.integers(0, w - 60))
-    crop = photo[y0:y0 + int(rng.integers(40, h - y0)), x0:x0 + int(rng.integers(40, w - x0))]
+    crop = photo[y0 : y0 + int(rng.integers(40, h - y0)), x0 : x0 + int(rng.integers(40, w - x0))]
     ch, cw = crop.shape[:2]
     size = (int(rng.integers(5, 2 * cw)), int(rng.integers(5, 2 * ch)))
     box = None

@@ -18,11 +18,13 @@ RNG = np.random.default_rng(0)
 
 def _tf_bilinear_formula(img, out_h, out_w):
     """TF ResizeBilinear, half_pixel_centers: in = (o + 0.5) * scale - 0.5, lerp of clamped floor/ceil."""
+
     def axis(n_in, n_out):
         x = (np.arange(n_out) + 0.5) * (n_in / n_out) - 0.5
         lo = np.floor(x)
         frac = x - lo
         return np.clip(lo, 0, n_in - 1).astype(int), np.clip(lo + 1, 0, n_in - 1).astype(int), frac
+
     y0, y1, fy = axis(img.shape[0], out_h)
     x0, x1, fx = axis(img.shape[1], out_w)
     top = img[y0][:, x0] * (1 - fx)[None, :, None] + img[y0][:, x1] * fx[None, :, None]
@@ -33,8 +35,9 @@ def _tf_bilinear_formula(img, out_h, out_w):
 @pytest.mark.parametrize("out", [(5, 13), (17, 3), (9, 7), (20, 30)])
 def test_bilinear_matches_tf_formula(out):
     img = RNG.uniform(0, 255, (9, 7, 3)).astype(np.float32)
-    np.testing.assert_allclose(tf_resize(img, out), _tf_bilinear_formula(img.astype(np.float64), *out),
-                               rtol=1e-5, atol=1e-3)
+    np.testing.assert_allclose(
+        tf_resize(img, out), _tf_bilinear_formula(img.astype(np.float64), *out), rtol=1e-5, atol=1e-3
+    )
 
 
 @pytest.mark.parametrize("method", ["bilinear", "bicubic", "lanczos3", "lanczos5", "area"])

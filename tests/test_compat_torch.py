@@ -35,8 +35,7 @@ def _case(rng, mode, dtype, antialias=False):
     if rng.random() < 0.5:
         kw["size"] = [int(rng.integers(1, 25)) for _ in range(dim)]
     else:
-        kw["scale_factor"] = [float(rng.choice([rng.uniform(0.3, 3.0), 2.0, 0.5, 1.0 + 0.4 / n]))
-                              for n in shape[2:]]
+        kw["scale_factor"] = [float(rng.choice([rng.uniform(0.3, 3.0), 2.0, 0.5, 1.0 + 0.4 / n])) for n in shape[2:]]
         kw["scale_factor"] = [max(f, 1.0 / n) for f, n in zip(kw["scale_factor"], shape[2:])]
         if rng.random() < 0.3:
             kw["recompute_scale_factor"] = True
@@ -71,9 +70,18 @@ def test_antialias_float32_random(mode):
         _compare(x, kw)
 
 
-@pytest.mark.parametrize("mode,antialias", [("nearest", False), ("nearest-exact", False), ("bilinear", False),
-                                            ("bilinear", True), ("bicubic", False), ("bicubic", True),
-                                            ("lanczos", True)])
+@pytest.mark.parametrize(
+    "mode,antialias",
+    [
+        ("nearest", False),
+        ("nearest-exact", False),
+        ("bilinear", False),
+        ("bilinear", True),
+        ("bicubic", False),
+        ("bicubic", True),
+        ("lanczos", True),
+    ],
+)
 def test_uint8_bit_exact(mode, antialias):
     rng = np.random.default_rng(len(mode) + 10 * antialias)
     for _ in range(8):
@@ -131,25 +139,29 @@ def test_jit_with_static_sizes():
         np.testing.assert_allclose(f(x), want, rtol=1e-5, atol=1e-5)
     u = np.random.default_rng(2).integers(0, 256, (1, 3, 9, 11)).astype(np.uint8)
     got = jax.jit(lambda v: torch_interpolate(v, scale_factor=0.6, mode="bilinear", antialias=True))(u)
-    np.testing.assert_array_equal(got, F.interpolate(torch.from_numpy(u), scale_factor=0.6, mode="bilinear",
-                                                     antialias=True).numpy())
+    np.testing.assert_array_equal(
+        got, F.interpolate(torch.from_numpy(u), scale_factor=0.6, mode="bilinear", antialias=True).numpy()
+    )
 
 
-@pytest.mark.parametrize("kwargs,err,match", [
-    (dict(size=4, mode="bilinar"), ValueError, "Did you mean 'bilinear'"),
-    (dict(size=4, scale_factor=2.0), ValueError, "only one of size or scale_factor"),
-    (dict(), ValueError, "either size or scale_factor"),
-    (dict(size=(4, 4, 4)), ValueError, "must have 2 entries"),
-    (dict(size=4.5), TypeError, "int or a sequence of ints"),
-    (dict(size=0), ValueError, "must be > 0"),
-    (dict(scale_factor=-1.0), ValueError, "finite and > 0"),
-    (dict(scale_factor=0.01), ValueError, "empty output"),
-    (dict(size=4, recompute_scale_factor=True), ValueError, "not meaningful with an explicit size"),
-    (dict(size=4, mode="nearest", align_corners=False), ValueError, "align_corners option can only be set"),
-    (dict(size=4, mode="linear"), ValueError, "needs a 3-D input"),
-    (dict(size=4, mode="nearest", antialias=True), ValueError, "Anti-alias option is restricted|anti-alias option"),
-    (dict(size=4, mode="lanczos"), ValueError, "requires antialias=True"),
-])
+@pytest.mark.parametrize(
+    "kwargs,err,match",
+    [
+        (dict(size=4, mode="bilinar"), ValueError, "Did you mean 'bilinear'"),
+        (dict(size=4, scale_factor=2.0), ValueError, "only one of size or scale_factor"),
+        (dict(), ValueError, "either size or scale_factor"),
+        (dict(size=(4, 4, 4)), ValueError, "must have 2 entries"),
+        (dict(size=4.5), TypeError, "int or a sequence of ints"),
+        (dict(size=0), ValueError, "must be > 0"),
+        (dict(scale_factor=-1.0), ValueError, "finite and > 0"),
+        (dict(scale_factor=0.01), ValueError, "empty output"),
+        (dict(size=4, recompute_scale_factor=True), ValueError, "not meaningful with an explicit size"),
+        (dict(size=4, mode="nearest", align_corners=False), ValueError, "align_corners option can only be set"),
+        (dict(size=4, mode="linear"), ValueError, "needs a 3-D input"),
+        (dict(size=4, mode="nearest", antialias=True), ValueError, "Anti-alias option is restricted|anti-alias option"),
+        (dict(size=4, mode="lanczos"), ValueError, "requires antialias=True"),
+    ],
+)
 def test_errors_name_argument_and_value(kwargs, err, match):
     x = np.zeros((1, 1, 6, 6), np.float32)
     with pytest.raises(err, match=match):

@@ -8,9 +8,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from conftest import reference_resize
 from jax.test_util import check_grads
 
-from conftest import reference_resize
 from jax_resize import crop_and_resize
 
 RNG = np.random.default_rng(0)
@@ -34,9 +34,9 @@ def tf_crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear", 
                     out[b, y, x] = extrapolation_value
                 elif method == "bilinear":
                     t, bt, yl = int(np.floor(in_y)), int(np.ceil(in_y)), in_y - np.floor(in_y)
-                    l, r, xl = int(np.floor(in_x)), int(np.ceil(in_x)), in_x - np.floor(in_x)
-                    top = image[n, t, l] + (image[n, t, r] - image[n, t, l]) * xl
-                    bottom = image[n, bt, l] + (image[n, bt, r] - image[n, bt, l]) * xl
+                    lf, r, xl = int(np.floor(in_x)), int(np.ceil(in_x)), in_x - np.floor(in_x)
+                    top = image[n, t, lf] + (image[n, t, r] - image[n, t, lf]) * xl
+                    bottom = image[n, bt, lf] + (image[n, bt, r] - image[n, bt, lf]) * xl
                     out[b, y, x] = top + (bottom - top) * yl
                 else:  # roundf: half away from zero
                     out[b, y, x] = image[n, int(np.floor(in_y + 0.5)), int(np.floor(in_x + 0.5))]
@@ -58,15 +58,24 @@ def test_matches_onnx_reference_per_box(method, onnx_mode, crop_size):
     got = crop_and_resize(image, boxes, box_indices, crop_size, method, extrapolation_value=-3.5)
     assert got.shape == (6, *crop_size, 3) and got.dtype == jnp.float32
     for b, (y1, x1, y2, x2) in enumerate(boxes):
-        want = reference_resize(image[box_indices[b]][None], np.array([y1, x1, y2, x2]), sizes=list(crop_size),
-                                axes=[1, 2], mode=onnx_mode, coordinate_transformation_mode="tf_crop_and_resize",
-                                nearest_mode="round_prefer_ceil", extrapolation_value=-3.5)
+        want = reference_resize(
+            image[box_indices[b]][None],
+            np.array([y1, x1, y2, x2]),
+            sizes=list(crop_size),
+            axes=[1, 2],
+            mode=onnx_mode,
+            coordinate_transformation_mode="tf_crop_and_resize",
+            nearest_mode="round_prefer_ceil",
+            extrapolation_value=-3.5,
+        )
         np.testing.assert_allclose(got[b], want[0], rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("method", ["bilinear", "nearest"])
-@pytest.mark.parametrize("shape,crop_size", [((3, 49, 17, 2), (1, 1)), ((2, 6, 5, 4), (8, 9)),
-                                              ((1, 1, 7, 2), (3, 2)), ((2, 20, 30, 1), (7, 7))])
+@pytest.mark.parametrize(
+    "shape,crop_size",
+    [((3, 49, 17, 2), (1, 1)), ((2, 6, 5, 4), (8, 9)), ((1, 1, 7, 2), (3, 2)), ((2, 20, 30, 1), (7, 7))],
+)
 def test_matches_tensorflow_kernel(method, shape, crop_size):
     image = RNG.standard_normal(shape).astype(np.float32)
     boxes = random_boxes(8)
@@ -111,8 +120,9 @@ def test_jit_vmap_and_traced_indices():
     # vmap over sets of boxes == a loop
     sets = jnp.asarray(random_boxes(3 * 4).reshape(3, 4, 4))
     batched = jax.vmap(lambda b: crop_and_resize(image, b, idx, (3, 5)))(sets)
-    np.testing.assert_allclose(batched, np.stack([crop_and_resize(image, b, idx, (3, 5)) for b in sets]),
-                               rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        batched, np.stack([crop_and_resize(image, b, idx, (3, 5)) for b in sets]), rtol=1e-6, atol=1e-6
+    )
     # vmap over images too
     images = jnp.stack([image, image * 2])
     out = jax.vmap(lambda im: crop_and_resize(im, boxes, idx, (3, 5)))(images)
@@ -123,14 +133,12 @@ def test_jit_vmap_and_traced_indices():
 def test_grad_image_and_boxes(method):
     image = jnp.asarray(RNG.standard_normal((2, 6, 7, 2)), jnp.float32)
     # no sample on an integer coordinate (kinks) nor on the image border
-    boxes = jnp.array([[0.13, 0.07, 0.91, 0.83], [0.77, 0.62, 0.21, 0.11], [0.31, -0.17, 0.55, 0.47]],
-                      jnp.float32)
+    boxes = jnp.array([[0.13, 0.07, 0.91, 0.83], [0.77, 0.62, 0.21, 0.11], [0.31, -0.17, 0.55, 0.47]], jnp.float32)
     idx = jnp.array([0, 1, 1])
     f = lambda im, bx: crop_and_resize(im, bx, idx, (4, 3), method=method, extrapolation_value=0.5)
     check_grads(lambda im: f(im, boxes), (image,), order=2, modes=("fwd", "rev"), eps=1e-2, atol=2e-2, rtol=2e-2)
     if method == "bilinear":
-        check_grads(lambda bx: f(image, bx), (boxes,), order=1, modes=("fwd", "rev"), eps=1e-3,
-                    atol=3e-2, rtol=3e-2)
+        check_grads(lambda bx: f(image, bx), (boxes,), order=1, modes=("fwd", "rev"), eps=1e-3, atol=3e-2, rtol=3e-2)
     else:  # piecewise constant in the boxes
         assert not np.any(jax.grad(lambda bx: f(image, bx).sum())(boxes))
 
@@ -144,26 +152,30 @@ def test_grad_boxes_matches_tensorflow_finite_differences():
     for k in range(4):
         d = np.zeros_like(boxes)
         d[0, k] = eps
-        fd[k] = (tf_crop_and_resize(image, boxes + d, [0], (5, 4)).sum()
-                 - tf_crop_and_resize(image, boxes - d, [0], (5, 4)).sum()) / (2 * eps)
+        fd[k] = (
+            tf_crop_and_resize(image, boxes + d, [0], (5, 4)).sum()
+            - tf_crop_and_resize(image, boxes - d, [0], (5, 4)).sum()
+        ) / (2 * eps)
     np.testing.assert_allclose(g[0], fd, rtol=1e-3, atol=1e-3)
 
 
-@pytest.mark.parametrize("kwargs,error,match", [
-    (dict(image=np.zeros((4, 4, 1))), ValueError, "rank 4"),
-    (dict(boxes=np.zeros((2, 3))), ValueError, r"boxes must have shape \[num_boxes, 4\]"),
-    (dict(box_indices=[0]), ValueError, r"box_indices must have shape \[num_boxes\]"),
-    (dict(box_indices=[0, 2]), ValueError, r"in \[0, N\) = \[0, 2\); got \[2\]"),
-    (dict(box_indices=[0.0, 1.0]), TypeError, "box_indices must be integers"),
-    (dict(crop_size=(0, 3)), ValueError, "crop_size must be a pair of positive ints"),
-    (dict(crop_size=(2, 3, 4)), ValueError, "crop_size"),
-    (dict(crop_size=3), TypeError, "crop_size"),
-    (dict(method="bicubic"), ValueError, "method='bicubic' is not supported"),
-    (dict(image=np.zeros((2, 4, 4, 1), complex)), TypeError, "image must be real"),
-])
+@pytest.mark.parametrize(
+    "kwargs,error,match",
+    [
+        (dict(image=np.zeros((4, 4, 1))), ValueError, "rank 4"),
+        (dict(boxes=np.zeros((2, 3))), ValueError, r"boxes must have shape \[num_boxes, 4\]"),
+        (dict(box_indices=[0]), ValueError, r"box_indices must have shape \[num_boxes\]"),
+        (dict(box_indices=[0, 2]), ValueError, r"in \[0, N\) = \[0, 2\); got \[2\]"),
+        (dict(box_indices=[0.0, 1.0]), TypeError, "box_indices must be integers"),
+        (dict(crop_size=(0, 3)), ValueError, "crop_size must be a pair of positive ints"),
+        (dict(crop_size=(2, 3, 4)), ValueError, "crop_size"),
+        (dict(crop_size=3), TypeError, "crop_size"),
+        (dict(method="bicubic"), ValueError, "method='bicubic' is not supported"),
+        (dict(image=np.zeros((2, 4, 4, 1), complex)), TypeError, "image must be real"),
+    ],
+)
 def test_bad_arguments(kwargs, error, match):
-    args = dict(image=np.zeros((2, 4, 4, 1), np.float32), boxes=np.zeros((2, 4)), box_indices=[0, 1],
-                crop_size=(2, 3))
+    args = dict(image=np.zeros((2, 4, 4, 1), np.float32), boxes=np.zeros((2, 4)), box_indices=[0, 1], crop_size=(2, 3))
     args.update(kwargs)
     with pytest.raises(error, match=match):
         crop_and_resize(**args)

@@ -18,15 +18,22 @@ from jax_resize.flax import LinenResize, Resize, output_shape  # noqa: E402
 RNG = np.random.default_rng(0)
 
 
-@pytest.mark.parametrize("kwargs,shape", [
-    (dict(scale=2), (2, 10, 12, 3)),
-    (dict(scale=(0.5, 1.5), method="cubic"), (2, 10, 12, 3)),
-    (dict(size=(7, 5), method="lanczos3", antialias=False), (2, 10, 12, 3)),
-    (dict(size=4, method="nearest", nearest_mode="round_prefer_ceil", coordinate_transformation_mode="asymmetric"),
-     (1, 9, 9, 2)),
-    (dict(scale=3, method="linear"), (2, 5, 4)),  # [N, L, C]
-    (dict(size=(3, 4, 5), method="cubic", cubic_coeff_a=-0.75, exclude_outside=False), (1, 6, 6, 6, 2)),
-])
+@pytest.mark.parametrize(
+    "kwargs,shape",
+    [
+        (dict(scale=2), (2, 10, 12, 3)),
+        (dict(scale=(0.5, 1.5), method="cubic"), (2, 10, 12, 3)),
+        (dict(size=(7, 5), method="lanczos3", antialias=False), (2, 10, 12, 3)),
+        (
+            dict(
+                size=4, method="nearest", nearest_mode="round_prefer_ceil", coordinate_transformation_mode="asymmetric"
+            ),
+            (1, 9, 9, 2),
+        ),
+        (dict(scale=3, method="linear"), (2, 5, 4)),  # [N, L, C]
+        (dict(size=(3, 4, 5), method="cubic", cubic_coeff_a=-0.75, exclude_outside=False), (1, 6, 6, 6, 2)),
+    ],
+)
 def test_layer_equals_resize(kwargs, shape):
     x = jnp.asarray(RNG.standard_normal(shape), jnp.float32)
     out_shape = output_shape(shape, size=kwargs.get("size"), scale=kwargs.get("scale"))
@@ -36,8 +43,13 @@ def test_layer_equals_resize(kwargs, shape):
     layer = Resize(**kwargs)
     np.testing.assert_array_equal(layer(x), want)
     np.testing.assert_array_equal(jax.jit(lambda v: layer(v))(x), jax.jit(lambda v: Resize(**kwargs)(v))(x))
-    linen = LinenResize(size=kwargs.get("size"), scale=kwargs.get("scale"), method=kwargs.get("method", "linear"),
-                        antialias=kwargs.get("antialias", True), options=options)
+    linen = LinenResize(
+        size=kwargs.get("size"),
+        scale=kwargs.get("scale"),
+        method=kwargs.get("method", "linear"),
+        antialias=kwargs.get("antialias", True),
+        options=options,
+    )
     np.testing.assert_array_equal(linen.apply({}, x), want)
 
 

@@ -9,8 +9,11 @@ from jax_resize._src import kernels
 def test_keys_cubic_values():
     # Keys (1981) eq. (4): for a = -0.5, W(0.5) = (a+2)/8 - (a+3)/4 + 1 = 0.5625, W(1.5) = -0.0625
     k = kernels.keys_cubic(-0.5)
-    np.testing.assert_allclose(k(np, np.array([0.0, 0.5, -0.5, 1.0, 1.5, -1.5, 2.0, 2.5])),
-                               [1, 0.5625, 0.5625, 0, -0.0625, -0.0625, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(
+        k(np, np.array([0.0, 0.5, -0.5, 1.0, 1.5, -1.5, 2.0, 2.5])),
+        [1, 0.5625, 0.5625, 0, -0.0625, -0.0625, 0, 0],
+        atol=1e-15,
+    )
     # a = -0.75 at 0.5: 1.25/8 - 2.25/4 + 1 = 0.59375
     np.testing.assert_allclose(kernels.keys_cubic(-0.75)(np, np.array([0.5])), [0.59375])
 

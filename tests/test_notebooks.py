@@ -19,10 +19,17 @@ def test_notebooks_present():
 def test_notebook_executes(name, tmp_path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     nb = nbformat.read(COLAB / name, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     client.execute()
-    errors = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])
-              if o.get("output_type") == "error"]
+    errors = [
+        o
+        for cell in nb.cells
+        if cell.cell_type == "code"
+        for o in cell.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert not errors
     if name == "onnx_conformance.ipynb":
         text = "".join(o.get("text", "") for o in nb.cells[2].get("outputs", []))

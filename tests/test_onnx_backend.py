@@ -18,15 +18,15 @@ import functools
 import warnings
 
 import numpy as np
+import onnx_oracles as O
 import pytest
 
-import onnx_oracles as O
 from jax_resize import onnx_node_resize
 
 EXPECTED_RESIZE_CASES = 39
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _resize_cases() -> tuple:
     from onnx.backend.test.case.node import collect_testcases
 

@@ -42,9 +42,8 @@ import collections
 import os
 
 import numpy as np
-import pytest
-
 import onnx_oracles as O
+import pytest
 
 N_CASES = int(os.environ.get("ONNX_SWEEP_CASES", "2000"))
 # opset -> share of the sweep; opset 19 gets the rest
@@ -83,9 +82,7 @@ def _summary():
         print(f"\n[onnx reference sweep, this worker] cases judged={total}: {by}")
 
 
-@pytest.mark.parametrize(
-    "opset,index", PLAN, ids=[f"r{o}_{i:05d}" for o, i in PLAN]
-)
+@pytest.mark.parametrize("opset,index", PLAN, ids=[f"r{o}_{i:05d}" for o, i in PLAN])
 def test_matches_reference(opset, index):
     case = get_case(opset, index)
     verdict = O.reference_verdict(case)
@@ -93,9 +90,7 @@ def test_matches_reference(opset, index):
     api = "node" if index % 2 else "kw"
     actual = O.run_jax(case, api=api)
     cmp = O.compare(actual, verdict.expected, *O.tolerance_for(case))
-    assert cmp.ok, O.case_failure_message(
-        case, cmp, f"onnx.reference [{verdict.category}] (api={api})"
-    )
+    assert cmp.ok, O.case_failure_message(case, cmp, f"onnx.reference [{verdict.category}] (api={api})")
     _RESULTS["cases"] += 1
     for category in verdict.categories:
         _RESULTS[category] += 1
@@ -173,9 +168,7 @@ def test_sweep_covers_every_attribute():
             seen["shape"].add("length-1 input axis")
         if any(out[a] == 1 for a in axes):
             seen["shape"].add("length-1 output axis")
-        if c.scales is not None and any(
-            float(s) * x.shape[a] != out[a] for a, s in zip(axes, c.scales)
-        ):
+        if c.scales is not None and any(float(s) * x.shape[a] != out[a] for a, s in zip(axes, c.scales)):
             seen["shape"].add("fractional output length")
         if c.attr("coordinate_transformation_mode") == "tf_crop_and_resize":
             if c.roi is not None and (c.roi.min() < 0 or c.roi.max() > 1):
@@ -225,7 +218,14 @@ def test_tf_crop_and_resize_scales_hand_computed(data, roi, scale, mode, extrapo
     from jax_resize import onnx_resize
 
     x = np.array(data, np.float32)
-    got = np.asarray(onnx_resize(
-        x, roi=np.array(roi, np.float32), scales=np.array([scale], np.float32), mode=mode,
-        coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=extrapolation))
+    got = np.asarray(
+        onnx_resize(
+            x,
+            roi=np.array(roi, np.float32),
+            scales=np.array([scale], np.float32),
+            mode=mode,
+            coordinate_transformation_mode="tf_crop_and_resize",
+            extrapolation_value=extrapolation,
+        )
+    )
     np.testing.assert_allclose(got, np.array(expected, np.float32), rtol=1e-6, atol=1e-5)

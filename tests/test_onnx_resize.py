@@ -5,8 +5,8 @@ Oracles: the ONNX reference evaluator and hand-computed values from the spec's f
 
 import numpy as np
 import pytest
-
 from conftest import reference_resize
+
 from jax_resize import onnx_node_resize, onnx_resize
 
 RNG = np.random.default_rng(0)
@@ -64,20 +64,36 @@ def test_opset10_asymmetric_linear():
 
 def test_opset11_tf_half_pixel_for_nn():
     # x_original = (y + 0.5) / scale; 3 -> 6, round_prefer_floor: 0.25, 0.75, 1.25, 1.75, 2.25, 2.75
-    got = onnx_resize(np.array([1, 2, 3], np.int32), scales=[2.0], coordinate_transformation_mode="tf_half_pixel_for_nn",
-                      opset=11)
+    got = onnx_resize(
+        np.array([1, 2, 3], np.int32), scales=[2.0], coordinate_transformation_mode="tf_half_pixel_for_nn", opset=11
+    )
     np.testing.assert_array_equal(got, [1, 2, 2, 3, 3, 3])
 
 
 def test_onnx_node_resize_reads_attributes():
     from onnx import helper
 
-    node = helper.make_node("Resize", ["X", "", "", "sizes"], ["Y"], mode="cubic", cubic_coeff_a=-0.5,
-                            exclude_outside=1, axes=[2, 3], coordinate_transformation_mode="align_corners")
+    node = helper.make_node(
+        "Resize",
+        ["X", "", "", "sizes"],
+        ["Y"],
+        mode="cubic",
+        cubic_coeff_a=-0.5,
+        exclude_outside=1,
+        axes=[2, 3],
+        coordinate_transformation_mode="align_corners",
+    )
     x = RNG.standard_normal((1, 2, 4, 5)).astype(np.float32)
     got = onnx_node_resize(node, x, None, None, np.array([6, 3]))
-    want = reference_resize(x, sizes=[6, 3], mode="cubic", cubic_coeff_a=-0.5, exclude_outside=1, axes=[2, 3],
-                            coordinate_transformation_mode="align_corners")
+    want = reference_resize(
+        x,
+        sizes=[6, 3],
+        mode="cubic",
+        cubic_coeff_a=-0.5,
+        exclude_outside=1,
+        axes=[2, 3],
+        coordinate_transformation_mode="align_corners",
+    )
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="op_type 'Resize'"):
         onnx_node_resize(helper.make_node("Relu", ["X"], ["Y"]), x)

@@ -20,9 +20,8 @@ absolute scaled by the data magnitude).
 from __future__ import annotations
 
 import numpy as np
-import pytest
-
 import onnx_oracles as O
+import pytest
 
 pytest.importorskip("onnxruntime")
 
@@ -73,7 +72,10 @@ def test_matches_onnxruntime(opset, index):
         # judged, not skipped: ORT's output length is floor of the float32 product, ours (and
         # the spec's, the reference's) floor of the exact product of the float32 scale
         assert expected.shape == O.float32_lengths(oracle_case) != actual.shape == O.spec_output_shape(case), (
-            expected.shape, actual.shape, case.describe())
+            expected.shape,
+            actual.shape,
+            case.describe(),
+        )
         return
     if known:
         pytest.skip(f"known onnxruntime deviation from the spec: {known}")
@@ -88,14 +90,18 @@ def test_sweep_exercises_every_opset_and_refusal():
     assert {c.attrs.get("mode", "nearest") for c in cases if c.opset == 10} == {"nearest", "linear"}
     reasons = {O.ort_refusal_reason(O.ort_oracle_case(c)) for c in cases}
     assert len(reasons - {None}) >= 3, reasons
-    compared = [c for c in cases if O.ort_refusal_reason(O.ort_oracle_case(c)) is None
-                and O.ort_known_difference(O.ort_oracle_case(c)) is None]
+    compared = [
+        c
+        for c in cases
+        if O.ort_refusal_reason(O.ort_oracle_case(c)) is None and O.ort_known_difference(O.ort_oracle_case(c)) is None
+    ]
     assert len(compared) >= 300, len(compared)
 
 
 # ---------------------------------------------------------------------------
 # Documented refusals (docs/notes/onnxruntime_findings.md, "Refusals")
 # ---------------------------------------------------------------------------
+
 
 def _f32(*v):
     return np.array(v, np.float32)
@@ -154,8 +160,13 @@ def _jax(case):
 def test_tf_crop_and_resize_with_scales_output_length():
     """Spec: floor(in * (end - start) * scale); onnxruntime (and the reference): floor(in * scale)."""
     x = np.array([[1, 2, 3, 4]], np.float32)
-    case = O.ResizeCase("t", x, roi=_f32(0, 0.2, 1, 0.8), scales=_f32(1, 2),
-                        attrs=dict(mode="linear", coordinate_transformation_mode="tf_crop_and_resize"))
+    case = O.ResizeCase(
+        "t",
+        x,
+        roi=_f32(0, 0.2, 1, 0.8),
+        scales=_f32(1, 2),
+        attrs=dict(mode="linear", coordinate_transformation_mode="tf_crop_and_resize"),
+    )
     ort, _ = _ort_outcome(case)
     assert ort.shape == (1, 8)  # onnxruntime
     # spec: length floor(4 * 0.6 * 2) = 4, x_original = 0.6 + 0.6 * i
@@ -188,9 +199,13 @@ def test_antialias_path_copies_axes_with_unchanged_length():
 
 def test_tf_crop_and_resize_roi_ignored_on_unscaled_axis():
     x = np.arange(12, dtype=np.float32).reshape(3, 4) * 10
-    case = O.ResizeCase("t", x, roi=_f32(0, -0.5, 1, 1), sizes=_i64(4, 4),
-                        attrs=dict(mode="nearest", coordinate_transformation_mode="tf_crop_and_resize",
-                                   extrapolation_value=-1.0))
+    case = O.ResizeCase(
+        "t",
+        x,
+        roi=_f32(0, -0.5, 1, 1),
+        sizes=_i64(4, 4),
+        attrs=dict(mode="nearest", coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-1.0),
+    )
     ort, _ = _ort_outcome(case)
     assert (ort != -1).all()  # onnxruntime: no crop on axis 1
     ref = O.reference_expected(case)
@@ -200,10 +215,14 @@ def test_tf_crop_and_resize_roi_ignored_on_unscaled_axis():
 
 
 def test_nhwc_tf_crop_and_resize_extrapolation_rows():
-    x = (np.arange(6, dtype=np.float32).reshape(1, 3, 1, 2) * 10 + 10)
-    case = O.ResizeCase("t", x, roi=_f32(0, -0.3, 0.2, 0, 1, 0.7, 0.4, 1), sizes=_i64(1, 8, 2, 2),
-                        attrs=dict(mode="cubic", coordinate_transformation_mode="tf_crop_and_resize",
-                                   extrapolation_value=-1.0))
+    x = np.arange(6, dtype=np.float32).reshape(1, 3, 1, 2) * 10 + 10
+    case = O.ResizeCase(
+        "t",
+        x,
+        roi=_f32(0, -0.3, 0.2, 0, 1, 0.7, 0.4, 1),
+        sizes=_i64(1, 8, 2, 2),
+        attrs=dict(mode="cubic", coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-1.0),
+    )
     ort, _ = _ort_outcome(case)
     ref = O.reference_expected(case)
     rows_ref = sorted({int(i) for i in np.argwhere(ref[0, :, 0, 0] == -1).ravel()})
@@ -215,8 +234,9 @@ def test_nhwc_tf_crop_and_resize_extrapolation_rows():
 
 def test_negative_axes_disable_keep_aspect_ratio_policy():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
-    neg = O.ResizeCase("t", x, sizes=_i64(8, 9),
-                       attrs=dict(mode="nearest", axes=[-1, -2], keep_aspect_ratio_policy="not_larger"))
+    neg = O.ResizeCase(
+        "t", x, sizes=_i64(8, 9), attrs=dict(mode="nearest", axes=[-1, -2], keep_aspect_ratio_policy="not_larger")
+    )
     ort, _ = _ort_outcome(neg)
     assert ort.shape == (3, 4)  # onnxruntime ignores the policy (and the resize)
     ort_pos, _ = _ort_outcome(O.ort_case(neg))
@@ -227,8 +247,9 @@ def test_negative_axes_disable_keep_aspect_ratio_policy():
 def test_pytorch_half_pixel_single_output_is_spec():
     """Spec and onnxruntime: x_original = 0 for an output length of 1; the reference: -0.5."""
     x = np.array([[1, 2, 4, 8]], np.float32)
-    case = O.ResizeCase("t", x, sizes=_i64(1, 1),
-                        attrs=dict(mode="cubic", coordinate_transformation_mode="pytorch_half_pixel"))
+    case = O.ResizeCase(
+        "t", x, sizes=_i64(1, 1), attrs=dict(mode="cubic", coordinate_transformation_mode="pytorch_half_pixel")
+    )
     ort, _ = _ort_outcome(case)
     np.testing.assert_allclose(ort, [[1.0]])
     assert not np.allclose(O.run_reference(case), [[1.0]])
@@ -240,8 +261,9 @@ def test_align_corners_fractional_scale_length():
     and the ONNX backend data (resize_downsample_scales_linear_align_corners) use
     scale * length_original - 1 (here 5.8 instead of 5), and so does jax_resize."""
     x = np.array([[1, 2, 4, 8]], np.float32)
-    case = O.ResizeCase("t", x, scales=_f32(1, 1.7),
-                        attrs=dict(mode="linear", coordinate_transformation_mode="align_corners"))
+    case = O.ResizeCase(
+        "t", x, scales=_f32(1, 1.7), attrs=dict(mode="linear", coordinate_transformation_mode="align_corners")
+    )
     ort, _ = _ort_outcome(case)
     np.testing.assert_allclose(ort, [[1.0, 1.6, 2.4, 3.6, 5.6, 8.0]], rtol=1e-5)
     np.testing.assert_allclose(_jax(case), O.run_reference(case), rtol=1e-5)
@@ -273,9 +295,13 @@ def test_opset10_nearest_rounding_is_simple():
 
 def test_tf_half_pixel_for_nn_opset11():
     x = np.arange(6, dtype=np.float32)
-    case = O.ResizeCase("t", x.reshape(1, 6), scales=_f32(1, 0.5),
-                        attrs=dict(mode="nearest", coordinate_transformation_mode="tf_half_pixel_for_nn"),
-                        opset=11)
+    case = O.ResizeCase(
+        "t",
+        x.reshape(1, 6),
+        scales=_f32(1, 0.5),
+        attrs=dict(mode="nearest", coordinate_transformation_mode="tf_half_pixel_for_nn"),
+        opset=11,
+    )
     ort, _ = _ort_outcome(case)
     # x_original = (i + 0.5) / 0.5 = 1, 3, 5; round_prefer_floor
     np.testing.assert_array_equal(ort, [[1, 3, 5]])

@@ -9,11 +9,12 @@ import jax
 import numpy as np
 import PIL
 import pytest
+from conftest import load_photo
 from jax.test_util import check_grads
 from PIL import Image
 
 import jax_resize
-from conftest import load_photo
+
 FILTERS = {
     "pil_nearest": Image.Resampling.NEAREST,
     "pil_box": Image.Resampling.BOX,
@@ -61,7 +62,7 @@ PHOTO_CASES = [
 @pytest.mark.parametrize("case", PHOTO_CASES, ids=lambda c: f"{c[0][:-4]}-{c[3]}x{c[4]}-{c[5][0]}x{c[5][1]}")
 def test_photos_match_pillow(method, case):
     name, top, left, h, w, out_hw = case
-    img = _photo(name)[top:top + h, left:left + w]
+    img = _photo(name)[top : top + h, left : left + w]
     shape = out_hw + img.shape[2:]
     # uint8: Pillow's 8-bit path ('L' or 'RGB')
     got8 = np.asarray(jax_resize.resize(img, shape, method))
@@ -84,7 +85,7 @@ def test_photo_cases_run_on_the_bundled_photo(tmp_path):
     for name, top, left, h, w, out_hw in PHOTO_CASES:
         full = np.asarray(load_photo(name, data_dir=tmp_path))
         assert full.shape[:2] == (512, 512) and full.ndim == (2 if name == "camera.png" else 3)
-        img = full[top:top + h, left:left + w]
+        img = full[top : top + h, left : left + w]
         assert img.shape[:2] == (h, w), name
         got = np.asarray(jax_resize.resize(img, out_hw + img.shape[2:], "pil_bicubic")).astype(int)
         diff = np.abs(got - pil_uint8(img, out_hw, FILTERS["pil_bicubic"]).astype(int))
@@ -103,8 +104,9 @@ def test_noise_uint8_and_float(method):
         diff = np.abs(got - pil_uint8(a, (oh, ow), FILTERS[method]).astype(int))
         assert diff.max() <= (0 if PILLOW_13 else 1), (h, w, oh, ow)
         f = rng.uniform(-100, 300, (h, w)).astype(np.float32)
-        np.testing.assert_allclose(jax_resize.resize(f, (oh, ow), method),
-                                   pil_float(f, (oh, ow), FILTERS[method]), rtol=0, atol=1e-3)
+        np.testing.assert_allclose(
+            jax_resize.resize(f, (oh, ow), method), pil_float(f, (oh, ow), FILTERS[method]), rtol=0, atol=1e-3
+        )
 
 
 def test_pass_order_matters_and_is_pillows():

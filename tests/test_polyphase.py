@@ -10,8 +10,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-
 from conftest import reference_resize
+
 from jax_resize import onnx_resize
 from jax_resize._src import polyphase as _polyphase
 from jax_resize._src import strategies as _strategies
@@ -27,7 +27,7 @@ def _taps(matrix: np.ndarray):
     weight = np.zeros((matrix.shape[0], k))
     for o, row in enumerate(matrix):
         nz = np.flatnonzero(row)
-        index[o, :nz.size], weight[o, :nz.size] = nz, row[nz]
+        index[o, : nz.size], weight[o, : nz.size] = nz, row[nz]
     return index, weight
 
 
@@ -39,11 +39,13 @@ def _reference_matrix(n_in: int, n_out: int, **attrs) -> np.ndarray:
 
 def _keys(t: float, a: float = -0.75) -> np.ndarray:
     """Keys (1981) cubic weights of the taps at distances 1 + t, t, 1 - t, 2 - t."""
+
     def k(s):
         s = abs(s)
         if s <= 1:
             return (a + 2) * s**3 - (a + 3) * s**2 + 1
         return a * s**3 - 5 * a * s**2 + 8 * a * s - 4 * a if s < 2 else 0.0
+
     return np.array([k(1 + t), k(t), k(1 - t), k(2 - t)])
 
 
@@ -82,8 +84,16 @@ def test_exclude_outside_renormalised_edges_use_per_period_weights():
     np.testing.assert_allclose(got, reference_resize(x, sizes=[14], axes=[1], **attrs), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("mode,coord", [("linear", "half_pixel"), ("cubic", "half_pixel"), ("linear", "asymmetric"),
-                                        ("cubic", "pytorch_half_pixel"), ("linear", "align_corners")])
+@pytest.mark.parametrize(
+    "mode,coord",
+    [
+        ("linear", "half_pixel"),
+        ("cubic", "half_pixel"),
+        ("linear", "asymmetric"),
+        ("cubic", "pytorch_half_pixel"),
+        ("linear", "align_corners"),
+    ],
+)
 @pytest.mark.parametrize("ratio", [(4, 8), (5, 15), (8, 6), (9, 12), (6, 10)])
 def test_values_match_reference(mode, coord, ratio):
     n_in, n_out = ratio

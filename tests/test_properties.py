@@ -15,12 +15,12 @@ import dataclasses
 import math
 
 import numpy as np
+import onnx_oracles as O
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import jax_resize
-import onnx_oracles as O
 
 SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, print_blob=True)
 
@@ -44,8 +44,15 @@ def resize_cases(draw, dtype=np.float32, modes=("nearest", "linear", "cubic")):
         sizes = np.array([draw(st.integers(1, 10)) for _ in shape], np.int64)
     else:
         # out / in rounded to float32 (the product can fall just below `out`), or any ratio
-        scales = np.array([np.float32(draw(st.integers(1, 10)) / n) if draw(st.booleans())
-                           else np.float32(draw(st.floats(0.2, 3.0))) for n in shape], np.float32)
+        scales = np.array(
+            [
+                np.float32(draw(st.integers(1, 10)) / n)
+                if draw(st.booleans())
+                else np.float32(draw(st.floats(0.2, 3.0)))
+                for n in shape
+            ],
+            np.float32,
+        )
     if ctm == "tf_crop_and_resize":
         starts = [draw(st.floats(-0.5, 0.9)) for _ in shape]
         ends = [s + draw(st.floats(0.1, 1.0)) for s in starts]
@@ -62,8 +69,7 @@ def resize_cases(draw, dtype=np.float32, modes=("nearest", "linear", "cubic")):
 
 
 def _ours(case):
-    return np.asarray(jax_resize.onnx_resize(case.x, roi=case.roi, scales=case.scales, sizes=case.sizes,
-                                             **case.attrs))
+    return np.asarray(jax_resize.onnx_resize(case.x, roi=case.roi, scales=case.scales, sizes=case.sizes, **case.attrs))
 
 
 @pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
@@ -119,8 +125,11 @@ def test_uint8_rounds_half_to_even_and_saturates(case):
     # The reference on float64 data, rounded half to even and clipped: exact, except within
     # float32's error of a .5 tie (we compute in float32).
     got = _ours(case).astype(np.int64)
-    y64 = O.reference_verdict(O.ResizeCase(case.id, case.x.astype(np.float64), roi=case.roi,
-                                           scales=case.scales, sizes=case.sizes, attrs=case.attrs)).expected
+    y64 = O.reference_verdict(
+        O.ResizeCase(
+            case.id, case.x.astype(np.float64), roi=case.roi, scales=case.scales, sizes=case.sizes, attrs=case.attrs
+        )
+    ).expected
     want = np.clip(np.round(y64), 0, 255)
     np.testing.assert_array_equal(O.reference_verdict(case).expected, want.astype(np.uint8))
     clear = np.abs(y64 - np.floor(y64) - 0.5) > 1e-3

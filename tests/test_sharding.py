@@ -16,7 +16,7 @@ import textwrap
 
 import pytest
 
-SCRIPT = textwrap.dedent(r'''
+SCRIPT = textwrap.dedent(r"""
     import json, re
     import jax, numpy as np
     from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
@@ -32,7 +32,9 @@ SCRIPT = textwrap.dedent(r'''
         "resize_linear_aa_down": lambda v, s: jax_resize.resize(v, (8, 7, 10, 3), "linear", strategy=s),
         "resize_cubic_up": lambda v, s: jax_resize.resize(v, (8, 32, 48, 3), "cubic", strategy=s),
     }
-    COLLECTIVE = re.compile(r"= (.*?) (all-gather|all-reduce|all-to-all|collective-permute|reduce-scatter)(?:-start)?\(")
+    COLLECTIVE = re.compile(
+        r"= (.*?) (all-gather|all-reduce|all-to-all|collective-permute|reduce-scatter)(?:-start)?\("
+    )
     single = jax.devices()[0]
     results = []
     for spec_name, spec in (("batch", P("d")), ("height", P(None, "d"))):
@@ -51,7 +53,7 @@ SCRIPT = textwrap.dedent(r'''
                     max_abs_err=float(np.max(np.abs(np.asarray(out) - np.asarray(want)))),
                     collectives=collectives))
     print("RESULTS" + json.dumps(results))
-''')
+""")
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +61,8 @@ def results():
     env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=8", JAX_PLATFORMS="cpu")
     proc = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-4000:]
-    line = next(l for l in proc.stdout.splitlines() if l.startswith("RESULTS"))
-    return json.loads(line[len("RESULTS"):])
+    line = next(row for row in proc.stdout.splitlines() if row.startswith("RESULTS"))
+    return json.loads(line[len("RESULTS") :])
 
 
 def _select(results, spec):
@@ -75,12 +77,17 @@ def test_batch_sharded_resize_is_local(results):
         assert r["keeps_input_sharding"], f"{where}: output sharding {r['out_spec']}"
         assert r["max_abs_err"] <= 1e-5, where
         kinds = {kind for kind, _ in r["collectives"]}
-        assert not kinds & {"all-gather", "all-to-all", "collective-permute", "reduce-scatter"}, (where, r["collectives"])
+        assert not kinds & {"all-gather", "all-to-all", "collective-permute", "reduce-scatter"}, (
+            where,
+            r["collectives"],
+        )
         if r["strategy"] == "auto":  # banded on CPU: no communication at all
             assert not r["collectives"], (where, r["collectives"])
         else:  # dense: only the scalar all-finite check of apply.py's lax.cond is reduced
-            assert all(kind == "all-reduce" and shape == "pred[]" for kind, shape in r["collectives"]), \
-                (where, r["collectives"])
+            assert all(kind == "all-reduce" and shape == "pred[]" for kind, shape in r["collectives"]), (
+                where,
+                r["collectives"],
+            )
 
 
 def test_height_sharded_resize_values(results):

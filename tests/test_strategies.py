@@ -10,8 +10,8 @@ import textwrap
 
 import numpy as np
 import pytest
-
 from conftest import reference_resize
+
 from jax_resize import onnx_resize, resize
 from jax_resize._src import strategies as _strategies
 
@@ -27,8 +27,13 @@ def test_strategies_agree_on_random_cases(case):
     x = rng.standard_normal(shape).astype(np.float32)
     mode = ["linear", "cubic"][case % 2]
     sizes = [int(s) for s in rng.integers(1, 17, rank)]
-    kw = dict(sizes=sizes, mode=mode, antialias=int(rng.integers(2)), exclude_outside=int(rng.integers(2)),
-              coordinate_transformation_mode=str(rng.choice(["half_pixel", "align_corners", "asymmetric"])))
+    kw = dict(
+        sizes=sizes,
+        mode=mode,
+        antialias=int(rng.integers(2)),
+        exclude_outside=int(rng.integers(2)),
+        coordinate_transformation_mode=str(rng.choice(["half_pixel", "align_corners", "asymmetric"])),
+    )
     want = reference_resize(x, **kw)
     results = {s: np.asarray(onnx_resize(x, strategy=s, **kw)) for s in STRATEGIES}
     for s, got in results.items():
@@ -90,13 +95,16 @@ def test_long_axis_values_and_memory():
     assert peak_mb - start_mb < 1000, f"peak RSS {peak_mb} MB after starting at {start_mb} MB"
 
 
-@pytest.mark.parametrize("in_size,out_size,kw", [
-    (64, 128, dict(nearest_mode="floor", coordinate_transformation_mode="asymmetric")),  # repeat x2
-    (5, 15, dict()),  # repeat x3 (half_pixel, round_prefer_floor)
-    (64, 32, dict(coordinate_transformation_mode="asymmetric")),  # stride 2 from 0
-    (9, 3, dict()),  # stride 3 from 1
-    (7, 5, dict()),  # irregular: a gather
-])
+@pytest.mark.parametrize(
+    "in_size,out_size,kw",
+    [
+        (64, 128, dict(nearest_mode="floor", coordinate_transformation_mode="asymmetric")),  # repeat x2
+        (5, 15, dict()),  # repeat x3 (half_pixel, round_prefer_floor)
+        (64, 32, dict(coordinate_transformation_mode="asymmetric")),  # stride 2 from 0
+        (9, 3, dict()),  # stride 3 from 1
+        (7, 5, dict()),  # irregular: a gather
+    ],
+)
 def test_nearest_patterns_equal_gathers(in_size, out_size, kw):
     x = RNG.integers(-1000, 1000, (3, in_size, 2)).astype(np.int32)
     got = np.asarray(onnx_resize(x, sizes=[out_size], axes=[1], mode="nearest", **kw))

@@ -34,16 +34,32 @@ BAD = [
     (dict(scales=[2, 2], antialias=2, mode="linear"), ValueError, "antialias must be 0 or 1"),
     (dict(scales=[2, 2], exclude_outside=3), ValueError, "exclude_outside must be 0 or 1"),
     (dict(scales=[2, 2], keep_aspect_ratio_policy="not_larger"), ValueError, "applies to sizes only"),
-    (dict(scales=[2, 2], mode="linear", antialias=1, opset=13), ValueError, "antialias=1 is not an attribute of Resize-13"),
+    (
+        dict(scales=[2, 2], mode="linear", antialias=1, opset=13),
+        ValueError,
+        "antialias=1 is not an attribute of Resize-13",
+    ),
     (dict(scales=[2, 2], axes=[0, 1], opset=11), ValueError, "axes=.* is not an attribute of Resize-11"),
     (dict(sizes=[2, 2], keep_aspect_ratio_policy="not_smaller", opset=13), ValueError, "not an attribute of Resize-13"),
-    (dict(scales=[2, 2], coordinate_transformation_mode="asymmetric", opset=10), ValueError, "not an attribute of Resize-10"),
+    (
+        dict(scales=[2, 2], coordinate_transformation_mode="asymmetric", opset=10),
+        ValueError,
+        "not an attribute of Resize-10",
+    ),
     (dict(scales=[2, 2], mode="cubic", opset=10), ValueError, "mode='cubic'"),
     (dict(sizes=[2, 2], opset=10), ValueError, "sizes is not an input of Resize-10"),
     (dict(scales=[2, 2], coordinate_transformation_mode="tf_half_pixel_for_nn"), ValueError, r"opset\(s\) \[11\]"),
-    (dict(scales=[2, 2], coordinate_transformation_mode="half_pixel_symmetric", opset=18), ValueError, r"opset\(s\) \[19\]"),
+    (
+        dict(scales=[2, 2], coordinate_transformation_mode="half_pixel_symmetric", opset=18),
+        ValueError,
+        r"opset\(s\) \[19\]",
+    ),
     (dict(scales=[2, 2], opset=12), ValueError, "opset=12 is not supported"),
-    (dict(roi=[0, 0, 1], sizes=[2, 2], coordinate_transformation_mode="tf_crop_and_resize"), ValueError, "roi must have 2 \\* 2 = 4"),
+    (
+        dict(roi=[0, 0, 1], sizes=[2, 2], coordinate_transformation_mode="tf_crop_and_resize"),
+        ValueError,
+        "roi must have 2 \\* 2 = 4",
+    ),
     (dict(scales=[2, 2], cubic_coeff_a=float("nan")), ValueError, "cubic_coeff_a must be finite"),
 ]
 
@@ -61,7 +77,8 @@ def test_traced_static_arguments_are_type_errors():
         jax.jit(lambda s: onnx_resize(X, sizes=s))(jnp.array([2, 2]))
     with pytest.raises(TypeError, match="roi must be static when tf_crop_and_resize is used with scales"):
         jax.jit(lambda r: onnx_resize(X, r, scales=[2.0, 2.0], coordinate_transformation_mode="tf_crop_and_resize"))(
-            jnp.array([0.0, 0.0, 1.0, 1.0]))
+            jnp.array([0.0, 0.0, 1.0, 1.0])
+        )
 
 
 def test_dtypes():

@@ -8,8 +8,8 @@ import itertools
 
 import numpy as np
 import pytest
-
 from conftest import reference_resize
+
 from jax_resize import weight_matrix
 from jax_resize._src import kernels, weights
 from jax_resize._src.peers import onnx
@@ -17,8 +17,7 @@ from jax_resize._src.peers import onnx
 
 def test_hand_table_linear_upsample():
     # ONNX spec example resize_upsample_scales_linear (half_pixel, 2 -> 4)
-    np.testing.assert_allclose(weight_matrix(2, 4, mode="linear"),
-                               [[1, 0], [0.75, 0.25], [0.25, 0.75], [0, 1]])
+    np.testing.assert_allclose(weight_matrix(2, 4, mode="linear"), [[1, 0], [0.75, 0.25], [0.25, 0.75], [0, 1]])
 
 
 def test_hand_table_cubic_align_corners():
@@ -34,7 +33,10 @@ CASES = [
     dict(mode=m, coordinate_transformation_mode=c, **extra)
     for m, extra in [("nearest", dict(nearest_mode=n)) for n in onnx.NEAREST_MODES]
     + [("linear", dict(antialias=a, exclude_outside=e)) for a, e in itertools.product((0, 1), (0, 1))]
-    + [("cubic", dict(antialias=a, exclude_outside=e, cubic_coeff_a=-0.5)) for a, e in itertools.product((0, 1), (0, 1))]
+    + [
+        ("cubic", dict(antialias=a, exclude_outside=e, cubic_coeff_a=-0.5))
+        for a, e in itertools.product((0, 1), (0, 1))
+    ]
     for c in ("half_pixel", "half_pixel_symmetric", "align_corners", "asymmetric", "pytorch_half_pixel")
 ]
 
