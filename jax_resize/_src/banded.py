@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from typing import Any
 
 import jax.numpy as jnp
 import numpy as np
@@ -144,8 +143,8 @@ def banded(x, taps, transposed, axes):
     Returns:
       ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype.
     """
-    flat: list[Any] = [a for pair in taps for a in pair]
-    t_flat: list[Any] = [a for pair in transposed for a in pair]
+    flat = [a for pair in taps for a in pair]
+    t_flat = [a for pair in transposed for a in pair]
     return linear_map(x, Banded(tuple(axes)), flat, Banded(tuple(axes)), t_flat)
 
 
