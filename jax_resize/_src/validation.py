@@ -34,6 +34,14 @@ def is_traced(value) -> bool:
     return isinstance(value, jax.core.Tracer)
 
 
+def namespace_for(pair):
+    """``jax.numpy`` when a ``(start, end)`` roi pair holds a traced value (geometry built on the
+    device, differentiable), else ``numpy`` (static geometry built on the host in float64)."""
+    import jax.numpy as jnp
+
+    return jnp if pair is not None and any(is_traced(v) for v in pair) else np
+
+
 def static_array(name: str, value, *, why: str = "they fix the output shape") -> np.ndarray | None:
     """Converts a static array-like to numpy; ``None`` or an empty array means absent (as in ONNX)."""
     if value is None:

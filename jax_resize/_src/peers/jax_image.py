@@ -242,7 +242,7 @@ def resize(
 def _filter_record(n, o, roi, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside):
     """One filtered axis: the ONNX coordinate rule, the method's kernel, rows normalised."""
     scale = o / n
-    xp = jnp if roi is not None and any(_v.is_traced(v) for v in roi) else np
+    xp = _v.namespace_for(roi)
     rule = _onnx.COORDINATE_RULES[coordinate_transformation_mode]
     x, outside = _coordinates.source_coordinates(rule, n, o, scale, roi=roi, xp=xp)
     kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)

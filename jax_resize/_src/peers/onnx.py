@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
@@ -323,7 +322,7 @@ def axis_record(
     """
     if in_size == 0 or out_size == 0:
         return _weights.empty(in_size, out_size, gather=mode == "nearest")
-    xp = jnp if roi is not None and any(_v.is_traced(v) for v in roi) else np
+    xp = _v.namespace_for(roi)
     rule = COORDINATE_RULES[coordinate_transformation_mode]
     x, outside = _coordinates.source_coordinates(rule, in_size, out_size, scale, roi=roi, xp=xp)
     if mode == "nearest":
