@@ -255,7 +255,7 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     With ``filterscale = max(scale, 1)`` and ``support = kernel.radius * filterscale``, output
     ``o`` reads ``[trunc(center - support + 0.5), trunc(center + support + 0.5))`` clipped to
     ``[0, in_size)``, with weights ``kernel((j - center + 0.5) * (1 / filterscale))`` divided by
-    their sum (when non-zero). ``center`` is in continuous coordinates (pixel ``j`` covers
+    their sum (when non-zero; summed in tap order). ``center`` is in continuous coordinates (pixel ``j`` covers
     ``[j, j + 1)``, so ``x_original = center - 0.5``). The kernel is evaluated at stretch 1 on the
     already scaled distance (multiplication by the reciprocal, not division).
 
@@ -276,7 +276,13 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     hi = np.minimum(np.trunc(center + support + 0.5), in_size).astype(np.int64)
     taps = lo[:, None] + np.arange(ksize)[None, :]
     w = kernel(np, (taps - center[:, None] + 0.5) * (1.0 / filterscale), 1.0)
-    w = _normalize_rows(np, np.where(taps < hi[:, None], w, 0.0))
+    w = np.where(taps < hi[:, None], w, 0.0)
+    # the row sum is accumulated tap by tap from the window's first tap (not numpy's pairwise
+    # sum), so the normalised weights are the bits a sequential C loop produces
+    total = np.zeros(w.shape[0])
+    for j in range(ksize):
+        total = total + w[:, j]
+    w = w / np.where(total == 0, 1.0, total)[:, None]
     cols = np.clip(taps, 0, max(in_size - 1, 0)).astype(np.int32)
     return compact(cols, w, in_size)
 

@@ -113,6 +113,7 @@ def resize(
     roi=None,
     extrapolation_value: float = 0.0,
     strategy: str = "auto",
+    alpha: str | None = None,
 ) -> jax.Array:
     """Image resize compatible with ``jax.image.resize``, with ONNX Resize options.
 
@@ -148,6 +149,13 @@ def resize(
       strategy: how weights are applied: ``"auto"`` (default), ``"dense"`` (matmul),
         ``"banded"`` (fused gathers) or ``"polyphase"`` (strided slices for rational ratios,
         banded elsewhere); all give the same values up to float rounding (see ``apply.py``).
+      alpha: ``pil_*`` methods only: ``None`` / ``"straight"`` (default) resamples every channel
+        independently; ``"premultiplied"`` treats the last axis as the channels of a uint8
+        ``LA`` (2) or ``RGBA`` (4) image, alpha last, and resamples it as ``PIL.Image.resize``
+        does: colours premultiplied by alpha, resampled, divided back, with Pillow's integer
+        rounding (``c * a / 255``: ``((t >> 8) + t) >> 8``, ``t = c * a + 128``; back:
+        ``min(255, 255 * c // a)`` where ``0 < a < 255``). ``pil_nearest`` is not premultiplied
+        (as in Pillow); the last axis must keep its length.
 
     Pillow methods: every axis whose length changes is resampled like one pass of
     ``Image.resize`` (an ``[H, W]`` or ``[H, W, C]`` array behaves like ``Image.fromarray``):
@@ -161,7 +169,10 @@ def resize(
     reads fewer than about 780 taps per output, i.e. downsampling by less than ~130x with
     lanczos); other integers round half away from zero after each pass (mode ``'I'``).
     ``cubic_coeff_a`` changes ``pil_bicubic``'s ``a`` (Pillow: -0.5); the other ONNX options
-    do not apply to them. Not supported: Pillow's ``box`` and ``reducing_gap``.
+    do not apply to them. Not supported: Pillow's ``box`` and ``reducing_gap``
+    (``compat.pil_resize`` has them). Pillow resamples ``LA``/``RGBA`` images with premultiplied
+    alpha: pass ``alpha="premultiplied"`` for those (an ``[H, W, 4]`` uint8 array is otherwise
+    resampled as four independent channels, like ``RGBX``).
 
     Returns:
       Array of shape ``shape``: ``image``'s dtype for nearest and the ``pil_*`` methods,
@@ -170,8 +181,10 @@ def resize(
 
     Raises:
       ValueError: wrong ``shape`` length or negative sizes, unknown method or mode names,
-        a non-empty output from an empty axis, an ONNX option with a ``pil_*`` method.
-      TypeError: traced ``shape``; unsupported dtypes.
+        a non-empty output from an empty axis, an ONNX option with a ``pil_*`` method,
+        ``alpha="premultiplied"`` with another method, or on a last axis that is not 2 or 4
+        channels long or changes length.
+      TypeError: traced ``shape``; unsupported dtypes; ``alpha="premultiplied"`` on non-uint8.
 
     Example:
       >>> import jax.numpy as jnp, jax_resize
@@ -180,6 +193,8 @@ def resize(
 
       >>> img = np.asarray(PIL.Image.open("photo.png"))                      # doctest: +SKIP
       >>> jax_resize.resize(img, (128, 96, 3), "pil_lanczos")  # == img.resize((96, 128), LANCZOS)  # doctest: +SKIP
+      >>> rgba = np.asarray(PIL.Image.open("logo.png").convert("RGBA"))  # doctest: +SKIP
+      >>> jax_resize.resize(rgba, (64, 64, 4), "pil_bicubic", alpha="premultiplied")  # doctest: +SKIP
 
     Source: ``jax/_src/image/scale.py`` (kernels: Keys 1981; Lanczos; TensorFlow's area),
     ONNX Resize for the keyword options, Pillow's ``Image.resize`` (``Resample.c``) for ``pil_*``.
@@ -193,7 +208,12 @@ def resize(
         if cubic_coeff_a is not None:
             cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
         return _pillow.resize_method(
-            image, shape, method, cubic_coeff_a=cubic_coeff_a, precision=precision, strategy=strategy
+            image, shape, method, cubic_coeff_a=cubic_coeff_a, alpha=alpha, precision=precision, strategy=strategy
+        )
+    if alpha not in (None, "straight"):
+        raise ValueError(
+            f"alpha={alpha!r} reproduces PIL.Image.resize's LA/RGBA resampling and needs a pil_* method "
+            f"({', '.join(_pillow.METHODS)}); got method={method!r}. Leave alpha=None for the others."
         )
     _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _onnx.COORDINATE_TRANSFORMATION_MODES)
     if nearest_mode is not None:

@@ -30,6 +30,7 @@ from jax import lax
 from jax.typing import ArrayLike
 
 from .. import apply as _apply
+from .. import dtypes as _dtypes
 from .. import kernels as _kernels
 from .. import rounding as _rounding
 from .. import validation as _v
@@ -136,13 +137,16 @@ def centers(in_size: int, out_size: int, box: tuple[float, float] | None = None)
     return float(np.float32(in0)) + (o + 0.5) * scale, scale
 
 
-def nearest_indices(in_size: int, out_size: int, box: tuple[float, float] | None = None) -> np.ndarray:
+def nearest_indices(
+    in_size: int, out_size: int, box: tuple[float, float] | None = None, *, walk: bool = True
+) -> np.ndarray:
     """``Image.resize(..., NEAREST)``'s source indices: ``floor(in0 + (o + 0.5) * (in1 - in0) / out)``.
 
-    Pillow walks the positions by repeated double addition (``x0 = in0 + a / 2; x += a`` with
-    ``a = (in1 - in0) / out``, box edges ``(in0, in1)``, default ``(0, in_size)``) rather than
-    multiplying, and so do we, so that indices agree exactly. (OpenCV's ``INTER_NEAREST_EXACT``
-    is the same rule.)
+    For its 8- and 32-bit modes Pillow walks the positions by repeated double addition
+    (``x0 = in0 + a / 2; x += a`` with ``a = (in1 - in0) / out``, box edges ``(in0, in1)``,
+    default ``(0, in_size)``) rather than multiplying, and so do we, so that indices agree
+    exactly. (OpenCV's ``INTER_NEAREST_EXACT`` is the same rule.) ``walk=False`` is its generic
+    transform, used for ``'I;16'``: ``a * (o + 0.5) + in0``, each operation rounded to double.
 
     Returns:
       int64 ``[out_size]`` in ``[0, in_size - 1]``.
@@ -152,6 +156,9 @@ def nearest_indices(in_size: int, out_size: int, box: tuple[float, float] | None
     in0, in1 = (0.0, float(in_size)) if box is None else box
     # Pillow parses the box as C floats: float32 edges, float32 difference, double division
     a = float(np.float32(in1) - np.float32(in0)) / out_size
+    if not walk:
+        pos = a * (np.arange(out_size) + 0.5) + float(np.float32(in0))
+        return _weights.nearest_indices(pos, in_size, "floor")
     steps = np.full(out_size, a)
     steps[0] = a * 0.5 + float(np.float32(in0))
     pos = np.add.accumulate(steps)  # sequential, left to right, like Pillow's loop
@@ -186,6 +193,213 @@ def pass_order(changed: list[int], in_shape, out_shape) -> list[int]:
     return sorted(changed, reverse=True)
 
 
+# --- Pillow's modes ------------------------------------------------------------------------------
+
+#: The 8-bit modes of ``[H, W, C]`` uint8 arrays by channel count; the first is the one
+#: ``Image.fromarray`` infers, the others are the modes it accepts for that layout.
+_CHANNEL_MODES = {
+    2: ("LA", "La", "PA"),
+    3: ("RGB", "YCbCr", "LAB", "HSV"),
+    4: ("RGBA", "RGBa", "RGBX", "CMYK"),
+}
+#: Every ``mode`` :func:`pil_resize` accepts (Pillow's mode strings).
+PIL_MODES = ("1", "L", "P", "I", "I;16", "F") + tuple(m for modes in _CHANNEL_MODES.values() for m in modes)
+#: The modes ``Image.resize`` resamples with premultiplied alpha (``LA -> La``, ``RGBA -> RGBa``).
+ALPHA_MODES = ("LA", "RGBA")
+#: Values of ``resize``'s ``alpha`` argument for the ``pil_*`` methods.
+ALPHA_OPTIONS = (None, "straight", "premultiplied")
+#: The pixel dtype of the modes that do not store uint8 (``np.asarray(image).dtype``).
+_MODE_DTYPE = {"1": np.dtype(bool), "I": np.dtype(np.int32), "I;16": np.dtype(np.uint16), "F": np.dtype(np.float32)}
+# 2-D integer arrays that Image.fromarray reads as mode 'I' (32-bit signed pixels)
+_MODE_I_DTYPES = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.uint32))
+
+
+def array_modes(shape, dtype) -> tuple[str, ...]:
+    """The Pillow modes an array of ``shape`` and ``dtype`` can stand for; ``()`` if none.
+
+    The first is the mode ``Image.fromarray(array)`` infers (Pillow 13); the others are the modes
+    ``Image.fromarray(array, mode)`` accepts for that layout, plus ``'I'`` for ``[H, W]`` uint16
+    (the values as 32-bit integers, as ``Image.fromarray(array).convert('I')``).
+
+    Returns:
+      A tuple of mode strings, e.g. ``('RGBA', 'RGBa', 'RGBX', 'CMYK')`` for ``[H, W, 4]`` uint8.
+    """
+    dtype = np.dtype(dtype)
+    if len(shape) == 2:
+        if dtype == np.bool_:
+            return ("1",)
+        if dtype == np.uint8:
+            return ("L", "P")
+        if dtype == np.uint16:
+            return ("I;16", "I")
+        if dtype in _MODE_I_DTYPES:
+            return ("I",)
+        if dtype in (np.dtype(np.float32), np.dtype(np.float64)):
+            return ("F",)
+    elif len(shape) == 3 and dtype == np.uint8:
+        return _CHANNEL_MODES.get(int(shape[2]), ())
+    return ()
+
+
+def image_mode(shape, dtype, mode: str | None = None) -> str | None:
+    """``mode`` checked against an array of ``shape`` and ``dtype``, or (``mode=None``) the mode
+    ``Image.fromarray`` infers for it; ``None`` for an array Pillow has no mode for.
+
+    Raises:
+      ValueError: ``mode`` is not a Pillow mode :func:`pil_resize` supports, or does not fit the
+        array (see :func:`array_modes`).
+    """
+    allowed = array_modes(shape, dtype)
+    if mode is None:
+        return allowed[0] if allowed else None
+    if mode not in PIL_MODES:
+        raise ValueError(f"mode={mode!r} is not supported; allowed values: None, {', '.join(map(repr, PIL_MODES))}.")
+    if mode not in allowed:
+        fits = ", ".join(map(repr, (None,) + allowed))
+        raise ValueError(
+            f"mode={mode!r} does not fit an image of shape {tuple(shape)} and dtype {np.dtype(dtype)}; "
+            f"allowed for it: {fits} (None infers the mode as Image.fromarray does)."
+        )
+    return mode
+
+
+def premultiply(image) -> jax.Array:
+    """Pillow's ``RGBA -> RGBa`` and ``LA -> La`` conversions: colours multiplied by alpha / 255.
+
+    With alpha ``a`` the last channel, every other channel ``c`` becomes
+    ``((t >> 8) + t) >> 8`` with ``t = c * a + 128`` (``c * a / 255`` rounded, in integers);
+    alpha is kept.
+
+    Args:
+      image: uint8 ``[..., C]``, alpha last.
+
+    Returns:
+      uint8 ``[..., C]``.
+
+    Example:
+      >>> import numpy as np
+      >>> np.asarray(premultiply(np.array([[200, 255], [200, 128], [200, 0]], np.uint8))).tolist()
+      [[200, 255], [100, 128], [0, 0]]
+
+    Source: Pillow ``src/libImaging/Convert.c`` (``rgbA2rgba``, ``lA2la``; ``MULDIV255`` in
+    ``ImagingUtils.h``).
+    """
+    x = jnp.asarray(image).astype(jnp.int32)
+    alpha = x[..., -1:]
+    t = x[..., :-1] * alpha + 128
+    return jnp.concatenate([((t >> 8) + t) >> 8, alpha], axis=-1).astype(jnp.uint8)
+
+
+def unpremultiply(image) -> jax.Array:
+    """Pillow's ``RGBa -> RGBA`` and ``La -> LA`` conversions: colours divided by alpha / 255.
+
+    With alpha ``a`` the last channel, every other channel ``c`` becomes ``min(255, (255 * c) // a)``
+    (integer division), except where ``a`` is 0 or 255, where ``c`` is kept; alpha is kept.
+
+    Args:
+      image: uint8 ``[..., C]``, alpha last.
+
+    Returns:
+      uint8 ``[..., C]``.
+
+    Example:
+      >>> import numpy as np
+      >>> np.asarray(unpremultiply(np.array([[200, 255], [100, 128], [7, 0]], np.uint8))).tolist()
+      [[200, 255], [199, 128], [7, 0]]
+
+    Source: Pillow ``src/libImaging/Convert.c`` (``rgba2rgbA``, ``la2lA``).
+    """
+    x = jnp.asarray(image).astype(jnp.int32)
+    alpha, colour = x[..., -1:], x[..., :-1]
+    divided = jnp.minimum((255 * colour) // jnp.maximum(alpha, 1), 255)
+    colour = jnp.where((alpha == 0) | (alpha == 255), colour, divided)
+    return jnp.concatenate([colour, alpha], axis=-1).astype(jnp.uint8)
+
+
+def check_alpha(image_shape, shape, dtype, alpha) -> bool:
+    """Validates ``resize``'s ``alpha`` for a ``pil_*`` method; True for ``"premultiplied"``.
+
+    Raises:
+      ValueError: unknown ``alpha``; premultiplied alpha on an array whose last axis is not 2 or 4
+        channels long (``LA``, ``RGBA``) or changes length.
+      TypeError: premultiplied alpha on a dtype other than uint8 (Pillow's ``LA``/``RGBA``).
+    """
+    if alpha not in ALPHA_OPTIONS:
+        raise ValueError(f"alpha={alpha!r} is not supported; allowed values: {', '.join(map(repr, ALPHA_OPTIONS))}.")
+    if alpha != "premultiplied":
+        return False
+    if np.dtype(dtype) != np.uint8:
+        raise TypeError(
+            f"alpha='premultiplied' reproduces Pillow's LA/RGBA images, which are uint8; image has dtype {dtype}."
+        )
+    if len(image_shape) < 2 or image_shape[-1] not in (2, 4):
+        raise ValueError(
+            "alpha='premultiplied' needs the channels on the last axis, 2 (LA) or 4 (RGBA) of them, alpha last; "
+            f"image has shape {tuple(image_shape)}."
+        )
+    if shape[-1] != image_shape[-1]:
+        raise ValueError(
+            f"alpha='premultiplied' treats the last axis as channels, which cannot be resized; "
+            f"shape[-1]={shape[-1]} but image.shape[-1]={image_shape[-1]}."
+        )
+    return True
+
+
+# --- resampling ----------------------------------------------------------------------------------
+
+
+def _x64() -> bool:
+    return bool(jax.config.jax_enable_x64)  # type: ignore[attr-defined]
+
+
+def _split_weights(weight: np.ndarray):
+    """``weight = high + low`` (exactly): ``high`` keeps the top 29 significant bits of each
+    float64, ``low`` the other 24, so that ``x * high`` and ``x * low`` are exact in float64 for
+    any float32 ``x`` or integer ``|x| < 2**24``."""
+    weight = np.ascontiguousarray(weight, np.float64)
+    high = (weight.view(np.int64) & ~np.int64((1 << 24) - 1)).view(np.float64)
+    return high, weight - high
+
+
+def _double_pass(y, axis: int, taps: _weights.Taps) -> jax.Array:
+    """One pass of Pillow's 32-bit resampling in float64: ``ss = 0.0; ss += x[j] * k[j]`` over the
+    window's taps in order, each product rounded to float64 before it is added (``x * k`` is
+    evaluated as ``x * high + x * low`` of :func:`_split_weights`, two exact products, so a fused
+    multiply-add cannot skip that rounding). Returns the float64 sums."""
+    high, low = _split_weights(taps.weight)
+    x = jnp.moveaxis(jnp.asarray(y), axis, 0).astype(jnp.float64)
+    shape = (-1,) + (1,) * (x.ndim - 1)
+    total = jnp.zeros((taps.index.shape[0],) + x.shape[1:], jnp.float64)
+    for j in range(taps.index.shape[1]):
+        v = jnp.take(x, taps.index[:, j], axis=0, mode="clip")
+        term = v * high[:, j].reshape(shape) + v * low[:, j].reshape(shape)
+        total = total + jnp.where((taps.weight[:, j] != 0).reshape(shape), term, 0.0)
+    return jnp.moveaxis(total, 0, axis)
+
+
+def _mode_pass(y, axis: int, taps: _weights.Taps, rule: str, precision, strategy: str) -> jax.Array:
+    """One pass of the 32-bit modes (``'F'``, ``'I'``) and ``'I;16'``, rounded to the mode's pixels:
+    float32 for F; ``ROUND_UP`` (half away from zero) and saturation for I and I;16 (``[0, 65535]``).
+    Bit exact in float64 (``jax_enable_x64``); otherwise accumulated in float32."""
+    if _x64():
+        total = _double_pass(y, axis, taps)
+        if rule == "F":
+            return total.astype(jnp.float32)
+        return _rounding.to_output(total, y.dtype, "half_away")
+    policy = _rounding.FINAL_HALF_EVEN if rule == "F" else INT_POLICY
+    return _apply.run(y, [(axis, taps)], precision=precision, strategy=strategy, integer=policy)
+
+
+def _rule(dtype, mode: str | None) -> str | None:
+    """How the filters treat the pixels: ``'F'``, ``'I'``, ``'I;16'`` (Pillow's 32-bit and 16-bit
+    paths, pass by pass), or ``None`` (uint8: the 8-bit path; other dtypes: their own rule)."""
+    if mode in ("F", "I", "I;16"):
+        return mode
+    if mode is None:  # an array without a Pillow mode: each channel as the 2-D mode of its dtype
+        return {np.dtype(np.float32): "F", np.dtype(np.int32): "I", np.dtype(np.uint16): "I;16"}.get(np.dtype(dtype))
+    return None
+
+
 def _resample(
     image,
     out_shape,
@@ -193,23 +407,32 @@ def _resample(
     changed,
     edges,
     *,
+    rule: str | None = None,
     cubic_coeff_a=None,
     precision=lax.Precision.HIGHEST,
     strategy: str = "auto",
 ):
     """Resamples the ``changed`` axes of ``image`` to ``out_shape`` like ``Image.resize``;
-    ``edges[axis]`` is the box's ``(in0, in1)`` on that axis, or ``None``."""
+    ``edges[axis]`` is the box's ``(in0, in1)`` on that axis, or ``None``; ``rule`` as
+    :func:`_rule` (``None``: by dtype, one :func:`..apply.run`)."""
     dtype = np.dtype(image.dtype)
     order = pass_order(changed, image.shape, out_shape)
     if method == "pil_nearest":
+        walk = rule != "I;16"
         ops = [
-            (a, _weights.Gather(nearest_indices(image.shape[a], out_shape[a], edges[a]), image.shape[a])) for a in order
+            (a, _weights.Gather(nearest_indices(image.shape[a], out_shape[a], edges[a], walk=walk), image.shape[a]))
+            for a in order
         ]
         return _apply.run(image, ops, strategy=strategy)
     if dtype.kind == "b":
         raise TypeError(f"image has dtype bool, which only method='pil_nearest' can resize; got {method!r}.")
     k = kernel(method, cubic_coeff_a)
     taps = [(a, axis_taps(image.shape[a], out_shape[a], k, edges[a])) for a in order]
+    if rule is not None:
+        y = image
+        for a, t in taps:
+            y = _mode_pass(y, a, t, rule, precision, strategy)
+        return y
     policy = _rounding.FINAL_HALF_EVEN
     if dtype == np.uint8:
         taps, policy = [(a, quantized(t)) for a, t in taps], UINT8_POLICY
@@ -224,31 +447,42 @@ def resize_method(
     method: str,
     *,
     cubic_coeff_a: float | None = None,
+    alpha: str | None = None,
     precision=lax.Precision.HIGHEST,
     strategy: str = "auto",
 ):
     """A ``pil_*`` method of ``jax_resize.resize``: every axis whose length changes is resampled.
 
     ``image`` and ``shape`` are validated by the caller; ``shape`` has the rank of ``image``.
+    ``alpha="premultiplied"`` resamples uint8 ``[..., 2]`` / ``[..., 4]`` images (alpha last) as
+    Pillow resamples ``LA`` / ``RGBA`` images: :func:`premultiply`, resample, :func:`unpremultiply`
+    (except ``pil_nearest``, which Pillow resamples straight).
 
     Returns:
       Array of ``shape`` and ``image``'s dtype.
     """
     image = jnp.asarray(image)
+    premultiplied = check_alpha(image.shape, shape, image.dtype, alpha)
     changed = [a for a in range(image.ndim) if image.shape[a] != shape[a]]
     _v.check_empty_axes([image.shape[a] for a in changed], [shape[a] for a in changed], changed)
     if any(shape[a] == 0 for a in changed):
         return jnp.zeros(shape, image.dtype)
-    return _resample(
-        image,
-        shape,
-        method,
-        changed,
-        {a: None for a in changed},
-        cubic_coeff_a=cubic_coeff_a,
-        precision=precision,
-        strategy=strategy,
-    )
+
+    def run(x):
+        return _resample(
+            x,
+            shape,
+            method,
+            changed,
+            {a: None for a in changed},
+            cubic_coeff_a=cubic_coeff_a,
+            precision=precision,
+            strategy=strategy,
+        )
+
+    if premultiplied and changed and method != "pil_nearest":
+        return unpremultiply(run(premultiply(image)))
+    return run(image)
 
 
 # --- Image.resize with box and reducing_gap -------------------------------------------------------
@@ -279,62 +513,154 @@ def _block_taps(size: int, factor: int, *, mean: bool):
     return _weights.Taps(index.astype(np.int32), weight, size), count
 
 
-def _reduce(image, factor, box) -> jax.Array:
-    """``Image.reduce(factor, box)``: block means over ``box``.
-
-    uint8 follows Pillow's integer rule ``((sum + n // 2) * (2**24 // n)) >> 24`` for a block of
-    ``n`` pixels (exact: the block sums are integers below 2**24, the product fits in uint32).
-    """
-    (fx, fy), (x0, y0, x1, y1) = factor, box
-    image = image[y0:y1, x0:x1]
-    dtype = np.dtype(image.dtype)
-    mean = dtype.kind not in "iu"
-    (taps_y, ny), (taps_x, nx) = _block_taps(y1 - y0, fy, mean=mean), _block_taps(x1 - x0, fx, mean=mean)
-    if mean:
-        return _apply.run(image, [(0, taps_y), (1, taps_x)])
+def _reduce_8bit(image, fx: int, fy: int) -> jax.Array:
+    """Block means of uint8 ``image`` (already cropped to the box) with Pillow's 8-bit rule
+    ``((sum + n // 2) * (2**24 // n)) >> 24`` for a block of ``n`` pixels (exact: the block sums
+    are integers below 2**24, the product fits in uint32)."""
+    h, w = image.shape[:2]
+    (taps_y, ny), (taps_x, nx) = _block_taps(h, fy, mean=False), _block_taps(w, fx, mean=False)
     sums = _apply.run(jnp.asarray(image, jnp.float32), [(0, taps_y), (1, taps_x)])
     n = (ny[:, None] * nx[None, :]).reshape(ny.size, nx.size, *([1] * (image.ndim - 2)))
-    return _rounding.fixed_point_mean(sums, n, dtype)
+    return _rounding.fixed_point_mean(sums, n, image.dtype)
+
+
+def _block_sums(region, by: int, bx: int, grouped: bool, wide):
+    """Sums of the ``by x bx`` blocks of ``region`` (``[ny * by, nx * bx, ...]``) -> ``[ny, nx, ...]``.
+
+    ``grouped``: Pillow's full-block grouping — 2x2 quads ``((a + b) + c) + d``, then a pair per
+    row pair in an odd last column, pairs in an odd last row, the odd corner pixel — each partial
+    sum in the pixels' own type (float32 for F, int32 for I) before it joins the ``wide`` total.
+    Otherwise every pixel joins the total alone (Pillow's partial edge blocks). The totals are
+    exact (hence order-free) while they fit in ``wide``'s mantissa.
+    """
+    r = region.reshape(region.shape[0] // by, by, region.shape[1] // bx, bx, *region.shape[2:])
+    if not grouped:
+        return jnp.sum(r.astype(wide), axis=(1, 3))
+    terms = []
+    if by >= 2 and bx >= 2:
+        rows0, rows1 = r[:, 0 : by - 1 : 2], r[:, 1:by:2]
+        quads = ((rows0[:, :, :, 0 : bx - 1 : 2] + rows0[:, :, :, 1:bx:2]) + rows1[:, :, :, 0 : bx - 1 : 2]) + rows1[
+            :, :, :, 1:bx:2
+        ]
+        terms.append(jnp.sum(quads.astype(wide), axis=(1, 3)))
+    if bx % 2 and by >= 2:
+        terms.append(jnp.sum((r[:, 0 : by - 1 : 2, :, bx - 1] + r[:, 1:by:2, :, bx - 1]).astype(wide), axis=1))
+    if by % 2 and bx >= 2:
+        terms.append(jnp.sum((r[:, by - 1, :, 0 : bx - 1 : 2] + r[:, by - 1, :, 1:bx:2]).astype(wide), axis=2))
+    if by % 2 and bx % 2:
+        terms.append(r[:, by - 1, :, bx - 1].astype(wide))
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    return total
+
+
+def _reduce_32bit(image, fx: int, fy: int) -> jax.Array:
+    """Block means of ``image`` (already cropped to the box) with Pillow's 32-bit rule:
+    ``ss * (1.0 / n)`` for a block sum ``ss`` accumulated in double (:func:`_block_sums`), stored
+    as float (F) or ``ROUND_UP`` (half away from zero) for integers; full blocks first, then the
+    partial last column, last row and corner, each with its own ``n``."""
+    dtype = np.dtype(image.dtype)
+    wide = jnp.float64 if _x64() else jnp.float32
+    h, w = image.shape[:2]
+    ny, nx, ry, rx = h // fy, w // fx, h % fy, w % fx
+
+    def mean(region, by, bx, grouped):
+        return _block_sums(region, by, bx, grouped, wide) * (1.0 / (by * bx))
+
+    rows = [mean(image[: ny * fy, : nx * fx], fy, fx, True)]
+    if rx:
+        rows[0] = jnp.concatenate([rows[0], mean(image[: ny * fy, nx * fx :], fy, rx, False)], axis=1)
+    if ry:
+        last = mean(image[ny * fy :, : nx * fx], ry, fx, False)
+        if rx:
+            last = jnp.concatenate([last, mean(image[ny * fy :, nx * fx :], ry, rx, False)], axis=1)
+        rows.append(last)
+    out = rows[0] if len(rows) == 1 else jnp.concatenate(rows, axis=0)
+    if dtype.kind in "iu":
+        return _rounding.to_output(out, dtype, "half_away")
+    return out.astype(dtype)
+
+
+def _reduce(image, factor, box) -> jax.Array:
+    """``Image.reduce(factor, box)``: block means over ``box`` (8-bit rule for uint8, the 32-bit
+    rule otherwise)."""
+    (fx, fy), (x0, y0, x1, y1) = factor, box
+    image = image[y0:y1, x0:x1]
+    if np.dtype(image.dtype) == np.uint8:
+        return _reduce_8bit(image, fx, fy)
+    return _reduce_32bit(image, fx, fy)
 
 
 def pil_resize(
-    image: ArrayLike, size, resample: int = BICUBIC, box=None, reducing_gap: float | None = None
+    image: ArrayLike,
+    size,
+    resample: int = BICUBIC,
+    box=None,
+    reducing_gap: float | None = None,
+    *,
+    mode: str | None = None,
 ) -> jax.Array:
-    """``PIL.Image.resize`` in JAX: ``[H, W(, C)]`` -> ``[height, width(, C)]``.
+    """``PIL.Image.fromarray(image, mode).resize(size, resample, box, reducing_gap)`` in JAX:
+    ``[H, W(, C)]`` -> ``[height, width(, C)]``.
 
     For each axis ``center_o = in0 + (o + 0.5) * scale``, ``scale = (in1 - in0) / out``; the
     filter (support scaled by ``max(scale, 1)``) is sampled at ``(j - center + 0.5) / max(scale, 1)``
     over ``[int(center - support + 0.5), int(center + support + 0.5))`` clipped to the image, and
     the weights are normalised. NEAREST picks ``floor(center)``.
 
+    Modes (``mode=None`` infers them as ``Image.fromarray`` does, :func:`array_modes`):
+
+    * 8-bit (uint8): ``'L'``, ``'RGB'``, ``'LA'``, ``'RGBA'`` ... — 22-bit fixed point, each pass
+      rounded and clipped to uint8. ``'LA'`` and ``'RGBA'`` (the inferred modes of ``[H, W, 2]``
+      and ``[H, W, 4]`` uint8) are resampled with premultiplied alpha, as Pillow does for every
+      filter but NEAREST: :func:`premultiply`, resample, :func:`unpremultiply`. Pass
+      ``mode='RGBX'``, ``'CMYK'``, ``'RGBa'``, ``'La'`` or ``'PA'`` for channels that are not
+      straight colour + alpha (resampled independently). ``'P'`` and ``'1'`` (bool) always use
+      NEAREST.
+    * ``'I'`` (int8/int16/int32/uint32, or uint16 with ``mode='I'``; returns int32): each pass
+      rounded half away from zero. ``'I;16'`` (uint16): the same, clipped to ``[0, 65535]``.
+    * ``'F'`` (float32/float64; returns float32): each pass stored as float32.
+
+    ``'F'``, ``'I'`` and ``'I;16'`` are bit exact with ``jax_enable_x64`` (Pillow accumulates in
+    double); without it they accumulate in float32 (F within ~1e-6 relative, I/I;16 may differ by 1
+    next to .5 ties). An array with no Pillow mode (float ``[H, W, C]``, int64, float16 ...) keeps
+    its dtype; its channels are resampled independently (float32 as ``'F'``, int32 as ``'I'``,
+    uint16 as ``'I;16'``, uint8 as ``'L'``, others in their own dtype).
+
     Args:
-      image: ``[H, W]`` or ``[H, W, C]``; float (Pillow mode ``'F'``), uint8 (8-bit modes) or other
-        integers (mode ``'I'``).
+      image: ``[H, W]`` or ``[H, W, C]``.
       size: ``(width, height)`` of the output, ints >= 1 (Pillow's order).
       resample: ``NEAREST`` (0), ``LANCZOS`` (1), ``BILINEAR`` (2), ``BICUBIC`` (3, default),
         ``BOX`` (4) or ``HAMMING`` (5) — ``PIL.Image.Resampling`` values.
       box: ``(x0, y0, x1, y1)`` source region in pixels (floats allowed); default the whole image.
       reducing_gap: ``None`` or a float >= 1: first reduce by an integer factor with block means
         while the remaining scale stays >= ``reducing_gap`` (faster, slightly different).
+      mode: a Pillow mode string for the array (:data:`PIL_MODES`), or ``None`` to infer it.
 
     Returns:
-      ``[height, width(, C)]`` array of ``image``'s dtype.
+      ``[height, width(, C)]``: the mode's pixels (uint8; int32 for ``'I'``, uint16 for
+      ``'I;16'``, float32 for ``'F'``, bool for ``'1'``), or ``image``'s dtype without a mode.
 
     Raises:
       ValueError: rank not 2 or 3, bad size, unknown resample, box outside the image or empty,
-        reducing_gap < 1.
+        reducing_gap < 1, a mode that is unknown or does not fit the array's shape and dtype,
+        reducing_gap that reduces a ``'I;16'`` image (Pillow cannot).
 
     Example:
       >>> import numpy as np
       >>> pil_resize(np.zeros((30, 40, 3), np.uint8), (20, 15), BILINEAR).shape
       (15, 20, 3)
+      >>> rgba = np.array([[[255, 0, 0, 255], [0, 0, 255, 0]]], np.uint8)  # red, transparent blue
+      >>> np.asarray(pil_resize(rgba, (1, 1), BILINEAR)).tolist()  # the transparent pixel adds no blue
+      [[[255, 0, 0, 128]]]
 
-    Source: Pillow ``Image.resize`` / ``Image.reduce`` (``src/PIL/Image.py``) and
-    ``src/libImaging/Resample.c`` (``precompute_coeffs``).
+    Source: Pillow ``Image.resize`` / ``Image.reduce`` / ``Image.fromarray`` (``src/PIL/Image.py``),
+    ``src/libImaging/Resample.c`` (``precompute_coeffs``), ``Reduce.c``, ``Convert.c``.
     """
-    ndim = np.ndim(image)
-    if ndim not in (2, 3):
-        raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {np.shape(image)}.")
+    shape = np.shape(image)
+    if len(shape) not in (2, 3):
+        raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {shape}.")
     if resample not in _METHOD:
         raise ValueError(
             f"resample={resample!r} is not supported; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, "
@@ -343,7 +669,7 @@ def pil_resize(
     width, height = _v.shape_tuple("size", size, 2)
     if width < 1 or height < 1:
         raise ValueError(f"size={tuple(size)!r} must be >= 1 in both dimensions (Pillow's rule).")
-    in_h, in_w = np.shape(image)[:2]
+    in_h, in_w = shape[:2]
     box = (0.0, 0.0, float(in_w), float(in_h)) if box is None else tuple(float(b) for b in box)
     if (
         len(box) != 4
@@ -357,13 +683,32 @@ def pil_resize(
         raise ValueError(f"box={box!r} must be (x0, y0, x1, y1) with 0 <= x0 <= x1 <= {in_w}, 0 <= y0 <= y1 <= {in_h}.")
     if reducing_gap is not None and not reducing_gap >= 1.0:
         raise ValueError(f"reducing_gap={reducing_gap!r} must be None or >= 1.0.")
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
+    mode = image_mode(shape, dtype, mode)
     image = jnp.asarray(image)
+    if mode in _MODE_DTYPE:
+        image = image.astype(_MODE_DTYPE[mode])  # the pixels Image.fromarray stores
     if box == (0.0, 0.0, float(in_w), float(in_h)) and (width, height) == (in_w, in_h):
         return image  # Pillow returns a copy
+    if mode in ("1", "P"):
+        resample = NEAREST  # Pillow's rule for bilevel and palette images
+    if mode in ALPHA_MODES and resample != NEAREST:
+        return unpremultiply(_resize_box(premultiply(image), (width, height), resample, box, reducing_gap, mode))
+    return _resize_box(image, (width, height), resample, box, reducing_gap, mode)
+
+
+def _resize_box(image, size, resample, box, reducing_gap, mode) -> jax.Array:
+    """``Image.resize`` after the mode handling: ``reduce`` for ``reducing_gap``, then the passes."""
+    (width, height), (in_h, in_w) = size, image.shape[:2]
     if reducing_gap is not None and resample != NEAREST:
         fx = int((box[2] - box[0]) / width / reducing_gap) or 1
         fy = int((box[3] - box[1]) / height / reducing_gap) or 1
         if fx > 1 or fy > 1:
+            if mode == "I;16":
+                raise ValueError(
+                    f"reducing_gap={reducing_gap!r} reduces this image by {(fx, fy)}, and Pillow cannot reduce "
+                    "mode 'I;16' images ('image has wrong mode'); use reducing_gap=None, or mode='I'."
+                )
             rbox = _safe_box((width, height), resample, box, (in_w, in_h))
             image = _reduce(image, (fx, fy), rbox)
             box = ((box[0] - rbox[0]) / fx, (box[1] - rbox[1]) / fy, (box[2] - rbox[0]) / fx, (box[3] - rbox[1]) / fy)
@@ -373,4 +718,4 @@ def pil_resize(
     full = {0: (0.0, float(in_h)), 1: (0.0, float(in_w))}
     # Pillow skips a pass when the axis keeps its length and the box covers it exactly
     changed = [a for a in (0, 1) if out_shape[a] != image.shape[a] or edges[a] != full[a]]
-    return _resample(image, out_shape, _METHOD[resample], changed, edges)
+    return _resample(image, out_shape, _METHOD[resample], changed, edges, rule=_rule(image.dtype, mode))
