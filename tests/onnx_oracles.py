@@ -85,14 +85,19 @@ class ResizeCase:
     note: str = ""
 
     # -- ONNX construction -------------------------------------------------
+    @property
+    def version(self) -> int:
+        """The Resize schema version in force at ``opset`` (onnx's own table)."""
+        return onnx.defs.get_schema("Resize", self.opset).since_version
+
     def input_names(self) -> list[str]:
         """Node input names in ONNX order ("" for omitted optional inputs)."""
-        if self.opset == 10:
+        if self.version == 10:
             return ["X", "scales"]
         names = [
             "X",
-            "roi" if (self.roi is not None or self.opset == 11) else "",
-            "scales" if (self.scales is not None or self.opset == 11) else "",
+            "roi" if (self.roi is not None or self.version == 11) else "",
+            "scales" if (self.scales is not None or self.version == 11) else "",
             "sizes" if self.sizes is not None else "",
         ]
         while names and names[-1] == "":
@@ -111,10 +116,10 @@ class ResizeCase:
         return {n: vals[n] for n in self.input_names() if n}
 
     def node(self) -> onnx.NodeProto:
-        allowed = _ATTRS_BY_OPSET[self.opset]
+        allowed = _ATTRS_BY_OPSET[self.version]
         bad = set(self.attrs) - allowed
         if bad:
-            raise ValueError(f"attributes {sorted(bad)} not in Resize-{self.opset}")
+            raise ValueError(f"attributes {sorted(bad)} not in Resize-{self.version}")
         attrs = {k: v for k, v in self.attrs.items() if v is not None}
         return helper.make_node("Resize", self.input_names(), ["Y"], **attrs)
 
@@ -134,7 +139,7 @@ class ResizeCase:
         return helper.make_model(
             graph,
             opset_imports=[helper.make_opsetid("", self.opset)],
-            ir_version=8 if self.opset < 19 else 9,
+            ir_version=max(8, helper.find_min_ir_version_for([helper.make_opsetid("", self.opset)])),
         )
 
     # -- descriptions ------------------------------------------------------
