@@ -4,9 +4,10 @@ Contract: ``main(argv)`` parses the arguments, reads images with Pillow as ``[H,
 ``[H, W, C]`` arrays, resizes the H and W axes under ``jax.jit`` and writes them with Pillow,
 keeping the dtype (uint8 stays uint8). ONNX modes (``nearest``, ``linear``, ``cubic``) go through
 ``onnx_resize`` with every ONNX option; the other methods of ``jax_resize.resize`` (lanczos,
-area, ...) through ``resize``. A directory input batches images of equal shape and mode into one
-jitted call. ``jax-resize demo`` writes a contact sheet of the modes on a bundled photograph.
-Returns 0 on success; argument errors exit through argparse with status 2.
+area, ...) through ``resize``; the ``pil_*`` methods resample RGBA and LA files with premultiplied
+alpha, as ``PIL.Image.resize`` does (``alpha="premultiplied"``). A directory input batches images
+of equal shape and mode into one jitted call. ``jax-resize demo`` writes a contact sheet of the
+modes on a bundled photograph. Returns 0 on success; argument errors exit through argparse with status 2.
 """
 
 from __future__ import annotations
@@ -126,8 +127,9 @@ def _demo_parser() -> argparse.ArgumentParser:
 
 
 @functools.cache
-def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched: bool):
-    """A jitted function resizing the H, W axes (``[H, W, ...]`` or ``[N, H, W, ...]``)."""
+def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched: bool, alpha: str | None = None):
+    """A jitted function resizing the H, W axes (``[H, W, ...]`` or ``[N, H, W, ...]``); ``alpha``
+    is ``resize``'s (``"premultiplied"`` for RGBA/LA images with a ``pil_*`` mode)."""
     opts = dict(options)
     axes = (1, 2) if batched else (0, 1)
     if mode in ONNX_MODES:
@@ -158,7 +160,7 @@ def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched:
         shape = list(x.shape)
         for a, t in zip(axes, target):
             shape[a] = int(np.floor(shape[a] * t)) if by_scale else t
-        y = _jax_image.resize(x, tuple(shape), mode, antialias=bool(opts["antialias"]))
+        y = _jax_image.resize(x, tuple(shape), mode, antialias=bool(opts["antialias"]), alpha=alpha)
         # resize promotes integers to float: round half to even and saturate back
         return _rounding.to_output(y, x.dtype) if x.dtype == np.uint8 != y.dtype else y  # pil_* keep uint8
 
@@ -185,7 +187,7 @@ def read_image(path: pathlib.Path):
     from PIL import Image
 
     with Image.open(path) as img:
-        if img.mode not in ("L", "RGB", "RGBA"):
+        if img.mode not in ("L", "LA", "RGB", "RGBA"):
             img = img.convert("RGBA" if "A" in img.getbands() else "RGB")
         return np.asarray(img), img.mode
 
@@ -197,15 +199,17 @@ def write_image(path: pathlib.Path, array: np.ndarray, mode: str) -> None:
     Image.fromarray(np.asarray(array), mode=mode).save(path)
 
 
-def _resize_arrays(args, arrays: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _resize_arrays(args, arrays: Sequence[np.ndarray], image_mode: str = "RGB") -> list[np.ndarray]:
     target = args.scale if args.scale is not None else args.size
     options = _options(args)
     if args.scale is not None and args.keep_aspect_ratio_policy != "stretch":
         raise ValueError("--keep-aspect-ratio-policy needs --size, not --scale")
+    # Pillow resamples LA/RGBA images with premultiplied alpha; the pil_* modes do the same
+    alpha = "premultiplied" if args.mode in _pillow.METHODS and image_mode in _pillow.ALPHA_MODES else None
     if len(arrays) == 1:
-        fn = resize_fn(args.mode, target, args.scale is not None, options, False)
+        fn = resize_fn(args.mode, target, args.scale is not None, options, False, alpha)
         return [np.asarray(fn(arrays[0]))]
-    fn = resize_fn(args.mode, target, args.scale is not None, options, True)
+    fn = resize_fn(args.mode, target, args.scale is not None, options, True, alpha)
     return list(np.asarray(fn(np.stack(arrays))))
 
 
@@ -224,7 +228,7 @@ def _run_files(args) -> int:
             for (_, mode), items in groups.items():
                 for start in range(0, len(items), BATCH):
                     chunk = items[start : start + BATCH]
-                    for (path, _), out in zip(chunk, _resize_arrays(args, [a for _, a in chunk])):
+                    for (path, _), out in zip(chunk, _resize_arrays(args, [a for _, a in chunk], mode)):
                         write_image(args.output / path.name, out, mode)
                     bar.update(len(chunk))
         return 0
@@ -232,7 +236,7 @@ def _run_files(args) -> int:
         raise ValueError(f"{args.input} does not exist")
     array, mode = read_image(args.input)
     output = args.output / args.input.name if args.output.is_dir() else args.output
-    write_image(output, _resize_arrays(args, [array])[0], mode)
+    write_image(output, _resize_arrays(args, [array], mode)[0], mode)
     if not args.quiet:
         print(f"{args.input} {array.shape} -> {output}")
     return 0
