@@ -1,5 +1,5 @@
-"""Shared test helpers: the ONNX reference evaluator as an oracle for single Resize nodes, and the
-sample photographs."""
+"""Shared test helpers: the ONNX reference evaluator as an oracle for single Resize nodes, the
+sample photographs, and alpha channels for them."""
 
 from __future__ import annotations
 
@@ -32,6 +32,20 @@ def load_photo(name, data_dir=None):
         img = Image.open(bundled)
         img.load()
     return img.convert("L") if name in _GREY_PHOTOS else img
+
+
+def alpha_map(rng, h, w):
+    """An ``[h, w]`` uint8 alpha channel: a gradient in a random direction, with a fully transparent
+    (0), an opaque (255) and a noisy rectangle — every case of premultiplied resampling."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float64)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = xx * np.cos(angle) + yy * np.sin(angle)
+    alpha = np.round(255 * (ramp - ramp.min()) / max(np.ptp(ramp), 1e-9))
+    for fill in (0, 255, None):
+        rh, rw = int(rng.integers(h // 6, h // 2 + 1)), int(rng.integers(w // 6, w // 2 + 1))
+        y0, x0 = int(rng.integers(0, h - rh + 1)), int(rng.integers(0, w - rw + 1))
+        alpha[y0 : y0 + rh, x0 : x0 + rw] = rng.integers(0, 256, (rh, rw)) if fill is None else fill
+    return alpha.astype(np.uint8)
 
 
 def reference_resize(X, roi=None, scales=None, sizes=None, *, opset=19, **attrs):

@@ -1,7 +1,8 @@
 """The ``jax-resize`` command: parsing, files and directories, the demo, errors.
 
 Oracles: numpy repetition for an integer nearest upscale (hand-computable), the ONNX reference
-evaluator for linear (rounded half to even and saturated to uint8, within 1), Pillow for I/O.
+evaluator for linear (rounded half to even and saturated to uint8, within 1), Pillow for I/O and
+for the ``pil_*`` modes on RGBA / LA files (``Image.open(file).resize``, bit exact).
 """
 
 import subprocess
@@ -9,7 +10,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import reference_resize
+from conftest import alpha_map, load_photo, reference_resize
 from PIL import Image
 
 from jax_resize._src import cli
@@ -166,3 +167,36 @@ def test_core_import_needs_no_cli_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout
+
+
+def _alpha_photo(mode, seed, h=60, w=70):
+    """An RGBA or LA crop of a real photograph with transparent, opaque, gradient and noisy alpha."""
+    rng = np.random.default_rng(seed)
+    photo = np.asarray(load_photo("astronaut.png").convert("RGB"))
+    y0, x0 = int(rng.integers(0, 512 - h)), int(rng.integers(0, 512 - w))
+    crop, alpha = photo[y0 : y0 + h, x0 : x0 + w], alpha_map(rng, h, w)[..., None]
+    return np.concatenate([crop if mode == "RGBA" else crop[..., 1:2], alpha], axis=-1)
+
+
+@pytest.mark.parametrize("mode", ["RGBA", "LA"])
+def test_pil_modes_resize_alpha_files_like_pillow(tmp_path, mode):
+    # Pillow resamples RGBA / LA images with premultiplied alpha; so does --mode pil_*
+    src = _write(tmp_path / "in.png", _alpha_photo(mode, 11))
+    for method, resample in (("pil_lanczos", Image.Resampling.LANCZOS), ("pil_bilinear", Image.Resampling.BILINEAR)):
+        out = tmp_path / f"{method}.png"
+        assert cli.main([str(src), str(out), "--size", "23x91", "--mode", method, "--quiet"]) == 0
+        with Image.open(out) as got, Image.open(src) as img:
+            assert got.mode == mode
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(img.resize((91, 23), resample)))
+
+
+def test_pil_mode_directory_of_rgba_files_like_pillow(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for k in range(3):  # equal shapes: one batched call
+        _write(src / f"{k}.png", _alpha_photo("RGBA", 20 + k))
+    assert cli.main([str(src), str(tmp_path / "dst"), "--scale", "0.4", "--mode", "pil_bicubic", "--quiet"]) == 0
+    for k in range(3):
+        with Image.open(tmp_path / "dst" / f"{k}.png") as got, Image.open(src / f"{k}.png") as img:
+            want = img.resize((28, 24), Image.Resampling.BICUBIC)
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(want))

@@ -1,45 +1,177 @@
-"""``compat.pil_resize`` against Pillow's ``Image.resize`` on the real photographs, with ``box``
-and ``reducing_gap``: float (mode 'F') within 1e-3 on a 0-255 scale, uint8 within 1."""
+"""``compat.pil_resize`` against Pillow's ``Image.fromarray(a).resize(size, filter, box, reducing_gap)``.
 
+Oracle: Pillow itself, on crops of the real photographs in ``../shared/data`` (the bundled
+astronaut where they are absent), in every mode ``Image.fromarray`` infers: RGBA and LA (which
+Pillow resamples with premultiplied alpha; the alpha maps hold fully transparent, opaque,
+gradient and noisy regions, and the colour under alpha 0 is the photograph's), L and RGB (8-bit),
+I;16 (uint16), I (int32 and int16 arrays) and F (float32 and float64 arrays, with fractional
+values). Every case is drawn from its own seed and kept; none is redrawn. Every filter, down,
+up, with a float ``box`` and with ``reducing_gap``. The 8-bit modes must be bit exact; I;16, I
+and F bit exact under ``jax_enable_x64`` and within the README's bounds without it.
+"""
+
+import functools
+
+import jax
 import numpy as np
 import pytest
-from conftest import load_photo
+import readme
+from conftest import alpha_map, load_photo
 from PIL import Image
 
 from jax_resize import compat
 
 FILTERS = [compat.NEAREST, compat.BOX, compat.BILINEAR, compat.HAMMING, compat.BICUBIC, compat.LANCZOS]
+PHOTOS = ["astronaut.png", "chelsea.png", "coffee.png"]
+# cases per mode (each filter equally often; the kinds down / up / box / reducing_gap rotate)
+N_CASES = {"RGBA": 48, "LA": 24, "L": 12, "RGB": 12, "I;16": 12, "I": 12, "F": 12}
+WIDE_MODES = ("I;16", "I", "F")  # Pillow accumulates these in double: exact with jax_enable_x64
+KINDS = ("down", "up", "box", "reducing_gap")
 
 
-@pytest.fixture(scope="module")
-def photo():
-    # ../shared/data/chelsea.png, or the photograph bundled with the package where that is absent
-    return np.asarray(load_photo("chelsea.png").convert("RGB"))
+@functools.cache
+def _photo(name):
+    return np.asarray(load_photo(name).convert("RGB"))
 
 
-@pytest.mark.parametrize("case", range(36))
-def test_matches_pillow(photo, case):
-    rng = np.random.default_rng(case)
-    resample = FILTERS[case % len(FILTERS)]
-    h, w = photo.shape[:2]
-    y0, x0 = int(rng.integers(0, h - 60)), int(rng.integers(0, w - 60))
-    crop = photo[y0 : y0 + int(rng.integers(40, h - y0)), x0 : x0 + int(rng.integers(40, w - x0))]
-    ch, cw = crop.shape[:2]
-    size = (int(rng.integers(5, 2 * cw)), int(rng.integers(5, 2 * ch)))
-    box = None
-    if case % 3:
-        bx, by = rng.uniform(0, cw / 3), rng.uniform(0, ch / 3)
-        box = (bx, by, rng.uniform(bx + 5, cw), rng.uniform(by + 5, ch))
-    gap = [None, 1.0, 2.0, 3.0][case % 4]
-    grey = crop[..., 1].astype(np.float32)
-    want = np.asarray(Image.fromarray(grey, "F").resize(size, resample, box=box, reducing_gap=gap))
-    got = np.asarray(compat.pil_resize(grey, size, resample, box=box, reducing_gap=gap))
-    assert got.shape == want.shape == (size[1], size[0])
-    np.testing.assert_allclose(got, want, atol=1e-3)
-    want8 = np.asarray(Image.fromarray(crop).resize(size, resample, box=box, reducing_gap=gap)).astype(int)
-    got8 = np.asarray(compat.pil_resize(crop, size, resample, box=box, reducing_gap=gap))
-    assert got8.dtype == np.uint8
-    assert np.max(np.abs(got8.astype(int) - want8)) <= 1
+def make_case(mode, i):
+    """``(array, size, resample, box, reducing_gap)`` of case ``i`` of ``mode``, from its own seed."""
+    rng = np.random.default_rng([sum(map(ord, mode)), i])
+    resample = FILTERS[i % 6]
+    kind = KINDS[(i + i // 6) % 4]
+    if mode == "I;16" and kind == "reducing_gap":
+        kind = "box"  # Pillow cannot reduce I;16 images (test_i16_reducing_gap_is_refused_like_pillow)
+    photo = _photo(PHOTOS[i % 3])
+    h, w = int(rng.integers(24, 161)), int(rng.integers(24, 161))
+    y0, x0 = int(rng.integers(0, photo.shape[0] - h + 1)), int(rng.integers(0, photo.shape[1] - w + 1))
+    crop = photo[y0 : y0 + h, x0 : x0 + w]
+    grey = crop[..., 1]
+    if mode == "RGBA":
+        a = np.concatenate([crop, alpha_map(rng, h, w)[..., None]], axis=-1)
+    elif mode == "LA":
+        a = np.stack([grey, alpha_map(rng, h, w)], axis=-1)
+    elif mode == "L":
+        a = grey
+    elif mode == "RGB":
+        a = crop
+    elif mode == "I;16":
+        a = np.clip(grey.astype(np.int64) * 257 + rng.integers(-128, 129, (h, w)), 0, 65535).astype(np.uint16)
+    elif mode == "I":
+        v = grey.astype(np.int64) * 257 - 32768 + rng.integers(-100, 101, (h, w))
+        a = (v * 7).astype(np.int32) if i % 2 == 0 else np.clip(v, -32768, 32767).astype(np.int16)
+    else:  # F
+        v = grey - 40.0 + rng.uniform(0, 1, (h, w)) * 0.37
+        a = v.astype(np.float32) if i % 2 == 0 else v.astype(np.float64)
+    box, gap = None, None
+    if kind == "down":
+        size = (int(rng.integers(3, w)), int(rng.integers(3, h)))
+    elif kind == "up":
+        size = (int(rng.integers(w + 1, 2 * w + 30)), int(rng.integers(h + 1, 2 * h + 30)))
+    elif kind == "box":
+        bx, by = rng.uniform(0, w / 3), rng.uniform(0, h / 3)
+        box = (bx, by, rng.uniform(bx + 5, w), rng.uniform(by + 5, h))
+        size = (int(rng.integers(3, 2 * w)), int(rng.integers(3, 2 * h)))
+    else:  # reducing_gap: downscale enough that Image.reduce runs (for every filter but NEAREST)
+        gap = [1.0, 1.5, 2.0, 3.0][i % 4]
+        size = (int(rng.integers(3, max(4, int(w / (2 * gap))))), int(rng.integers(3, max(4, int(h / (2 * gap))))))
+        if i % 2:
+            box = (rng.uniform(0, w / 4), rng.uniform(0, h / 4), rng.uniform(3 * w / 4, w), rng.uniform(3 * h / 4, h))
+    return a, size, resample, box, gap
+
+
+def _pillow(a, size, resample, box, gap):
+    return np.asarray(Image.fromarray(a).resize(size, resample, box=box, reducing_gap=gap))
+
+
+def _ours(a, size, resample, box, gap):
+    return np.asarray(compat.pil_resize(a, size, resample, box=box, reducing_gap=gap))
+
+
+def _describe(mode, i, got, want):
+    diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    return f"mode {mode} case {i}: {np.count_nonzero(diff)} of {diff.size} values differ, max {diff.max()}"
+
+
+CASES = [(mode, i) for mode, n in N_CASES.items() for i in range(n)]
+WIDE_CASES = [(mode, i) for mode, i in CASES if mode in WIDE_MODES]
+
+
+@pytest.mark.parametrize("mode,i", CASES, ids=[f"{m}-{i}" for m, i in CASES])
+def test_bit_exact_with_pillow(mode, i):
+    a, size, resample, box, gap = make_case(mode, i)
+    assert Image.fromarray(a).mode == mode  # the case is the mode it claims
+    want = _pillow(a, size, resample, box, gap)
+    if mode in WIDE_MODES:
+        with jax.enable_x64(True):
+            got = _ours(a, size, resample, box, gap)
+    else:
+        got = _ours(a, size, resample, box, gap)
+    assert got.dtype == want.dtype and got.shape == want.shape == (size[1], size[0]) + a.shape[2:]
+    assert np.array_equal(got, want), _describe(mode, i, got, want)
+
+
+@pytest.mark.parametrize("mode,i", WIDE_CASES, ids=[f"{m}-{i}" for m, i in WIDE_CASES])
+def test_without_x64_within_readme_bounds(mode, i):
+    # float32 accumulation: F within the README's bound (on a 0-255 scale), I and I;16 within 1
+    a, size, resample, box, gap = make_case(mode, i)
+    want = _pillow(a, size, resample, box, gap).astype(np.float64)
+    got = _ours(a, size, resample, box, gap)
+    assert got.dtype == np.dtype({"F": np.float32, "I": np.int32, "I;16": np.uint16}[mode])
+    diff = float(np.abs(got.astype(np.float64) - want).max())
+    if mode == "F":
+        assert diff <= readme.bound(_COMPAT, 2), _describe(mode, i, got, want)
+    else:
+        assert diff <= 1, _describe(mode, i, got, want)
+
+
+def test_alpha_cases_exercise_premultiplication():
+    # the RGBA sweep is not vacuous: resampled straight, as before, it differs from Pillow
+    worst = 0
+    for i in range(12):
+        a, size, resample, box, gap = make_case("RGBA", i)
+        if resample == compat.NEAREST:
+            continue
+        straight = np.asarray(compat.pil_resize(a, size, resample, box, gap, mode="RGBX")).astype(int)
+        worst = max(worst, int(np.abs(straight - _pillow(a, size, resample, box, gap)).max()))
+    assert worst > 50
+
+
+def test_i16_reducing_gap_is_refused_like_pillow():
+    a = make_case("I;16", 0)[0]
+    with pytest.raises(ValueError, match="wrong mode"):
+        Image.fromarray(a).resize((7, 5), Image.Resampling.BILINEAR, reducing_gap=2.0)
+    with pytest.raises(ValueError, match=r"mode 'I;16'.*reducing_gap=None"):
+        compat.pil_resize(a, (7, 5), compat.BILINEAR, reducing_gap=2.0)
+    # where no reduction happens Pillow resizes, and so do we
+    want = np.asarray(Image.fromarray(a).resize((30, 20), Image.Resampling.BILINEAR, reducing_gap=3.0))
+    with jax.enable_x64(True):
+        np.testing.assert_array_equal(compat.pil_resize(a, (30, 20), compat.BILINEAR, reducing_gap=3.0), want)
+
+
+# The README rows this module measures (first cells).
+_COMPAT = "`PIL.Image.resize` (Pillow 13)"
+_SWEEP = "`compat.pil_resize(a, size, filter, box, reducing_gap)` vs `Image.fromarray(a).resize(...)`"
+
+
+def test_readme_rows():
+    n = N_CASES
+    stated_f = readme.bound(_COMPAT, 2)  # checked by test_without_x64_within_readme_bounds
+    f_bound = f"{stated_f:.1e}".replace("e-0", "e-")  # as the README writes it, e.g. 4.6e-5
+    readme.assert_row(
+        _COMPAT,
+        "all six filters, `box`, `reducing_gap`; modes L, LA, RGB, RGBA (premultiplied alpha), I;16, I, F: "
+        f"{sum(n.values())} photo crops",
+        f"F bit exact with `jax_enable_x64`, else ≤ {f_bound} abs on 0–255",
+        "bit exact",
+    )
+    readme.assert_row(
+        _SWEEP + " on crops of the real photos, every filter, down, up, with a float `box` and with `reducing_gap`; "
+        "alpha maps with fully transparent, opaque, gradient and noisy regions",
+        f"RGBA **{n['RGBA']} / {n['RGBA']}**, LA **{n['LA']} / {n['LA']}**, L **{n['L']} / {n['L']}**, "
+        f"RGB **{n['RGB']} / {n['RGB']}** bit exact; with `jax_enable_x64` I;16 **{n['I;16']} / {n['I;16']}**, "
+        f"I **{n['I']} / {n['I']}**, F **{n['F']} / {n['F']}** bit exact (without: F within {f_bound}, "
+        "I and I;16 within ±1)",
+    )
 
 
 def test_same_size_is_a_copy_and_errors():
@@ -53,3 +185,15 @@ def test_same_size_is_a_copy_and_errors():
         compat.pil_resize(x, (2, 2), reducing_gap=0.5)
     with pytest.raises(ValueError, match="image must be"):
         compat.pil_resize(np.zeros(4), (2, 2))
+
+
+def test_mode_errors_name_the_allowed_modes():
+    rgb = np.zeros((4, 5, 3), np.uint8)
+    with pytest.raises(ValueError, match=r"mode='RGBA' does not fit .*\(4, 5, 3\).*uint8.*'RGB', 'YCbCr'"):
+        compat.pil_resize(rgb, (2, 2), mode="RGBA")
+    with pytest.raises(ValueError, match=r"mode='RGBZ' is not supported; allowed values: None, '1', 'L'"):
+        compat.pil_resize(rgb, (2, 2), mode="RGBZ")
+    with pytest.raises(ValueError, match=r"mode='F' does not fit .*int32.*None \(inferred: 'I'\), 'I'"):
+        compat.pil_resize(np.zeros((4, 5), np.int32), (2, 2), mode="F")
+    with pytest.raises(ValueError, match=r"mode='L' does not fit .*float32.*Pillow has no mode for it"):
+        compat.pil_resize(np.zeros((4, 5, 3), np.float32), (2, 2), mode="L")

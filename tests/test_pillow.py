@@ -9,6 +9,7 @@ import jax
 import numpy as np
 import PIL
 import pytest
+import readme
 from conftest import load_photo
 from jax.test_util import check_grads
 from PIL import Image
@@ -72,11 +73,25 @@ def test_photos_match_pillow(method, case):
     assert diff.max() <= 1
     if PILLOW_13:
         assert diff.max() == 0, f"{np.count_nonzero(diff)} of {diff.size} pixels differ"
-    # float: Pillow's mode 'F', within 1e-3 on the 0-255 scale
+    # float: Pillow's mode 'F', within the README's bound on the 0-255 scale
     gotf = np.asarray(jax_resize.resize(img.astype(np.float32), shape, method))
     wantf = pil_float(img, out_hw, FILTERS[method])
     assert gotf.dtype == np.float32
-    np.testing.assert_allclose(gotf, wantf, rtol=0, atol=1e-3)
+    np.testing.assert_allclose(gotf, wantf, rtol=0, atol=readme.bound(_PHOTOS_ROW, 1))
+
+
+_PHOTOS_ROW = '`resize(..., "pil_*")` vs `PIL.Image.resize` on crops of the real photos'
+
+
+def test_readme_row():
+    # every case of test_photos_match_pillow asserts its uint8 result bit exact (Pillow 13) and
+    # its float result within the stated bound
+    n = len(PHOTO_CASES) * len(FILTERS)
+    stated = readme.bound(_PHOTOS_ROW, 1)
+    readme.assert_row(
+        _PHOTOS_ROW + f" ({len(PHOTO_CASES)} crops, down, up and mixed, × {len(FILTERS)} filters)",
+        f"uint8 **{n} / {n} bit exact**; float ('F') within {stated:.1e}".replace("e-0", "e-"),
+    )
 
 
 def test_photo_cases_run_on_the_bundled_photo(tmp_path):

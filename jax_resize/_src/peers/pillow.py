@@ -255,11 +255,13 @@ def image_mode(shape, dtype, mode: str | None = None) -> str | None:
     if mode not in PIL_MODES:
         raise ValueError(f"mode={mode!r} is not supported; allowed values: None, {', '.join(map(repr, PIL_MODES))}.")
     if mode not in allowed:
-        fits = ", ".join(map(repr, (None,) + allowed))
-        raise ValueError(
-            f"mode={mode!r} does not fit an image of shape {tuple(shape)} and dtype {np.dtype(dtype)}; "
-            f"allowed for it: {fits} (None infers the mode as Image.fromarray does)."
+        fits = (
+            f"allowed for it: None (inferred: {allowed[0]!r}), {', '.join(map(repr, allowed))}"
+            if allowed
+            else "Pillow has no mode for it; pass mode=None (its channels are resampled independently)"
         )
+        image = f"an image of shape {tuple(shape)} and dtype {np.dtype(dtype)}"
+        raise ValueError(f"mode={mode!r} does not fit {image}; {fits}.")
     return mode
 
 
