@@ -5,8 +5,9 @@ the measured exactness).
 * :func:`torch_interpolate` — ``torch.nn.functional.interpolate`` (``[N, C, *spatial]``);
 * :func:`cv2_resize` — OpenCV's ``cv2.resize`` (``[H, W]`` / ``[H, W, C]``), with the
   ``INTER_*`` flags under OpenCV's names and values;
-* :func:`pil_resize` — Pillow's ``Image.resize`` (``box``, ``reducing_gap``), with the
-  ``PIL.Image.Resampling`` constants ``NEAREST`` ... ``LANCZOS``;
+* :func:`pil_resize` — Pillow's ``Image.fromarray(a, mode).resize`` (``box``, ``reducing_gap``;
+  premultiplied alpha for LA/RGBA as Pillow), with the ``PIL.Image.Resampling`` constants
+  ``NEAREST`` ... ``LANCZOS``;
 * :func:`tf_resize` — TensorFlow 2's ``tf.image.resize``.
 """
 

@@ -1,22 +1,29 @@
 """Peer: Pillow's resampling (``PIL.Image.resize``, ``Image.reduce``) on the core layers.
 
-Contract: an ``[H, W]`` or ``[H, W, C]`` array behaves like ``Image.fromarray(array)``; every
-axis whose length changes (or whose ``box`` edges differ from the image's) is resampled like one
-pass of ``Image.resize``:
+Contract: an ``[H, W]`` or ``[H, W, C]`` array behaves like ``Image.fromarray(array)`` (or
+``Image.fromarray(array, mode)``: :func:`array_modes`, :func:`image_mode`); every axis whose
+length changes (or whose ``box`` edges differ from the image's) is resampled like one pass of
+``Image.resize``:
 
 * coordinates: Pillow's filter centres ``in0 + (o + 0.5) * (in1 - in0) / out`` (:func:`centers`)
-  and its NEAREST walk (:func:`nearest_indices`, repeated double additions);
+  and its NEAREST walk (:func:`nearest_indices`, repeated double additions; a product for
+  ``'I;16'``);
 * weights: Pillow's clipped, renormalised window (:func:`..weights.clipped_window_taps`) with
   Pillow's kernels in its own evaluation order (:data:`HAMMING`, :func:`bicubic`,
   :data:`LANCZOS`; BOX and BILINEAR are the core box and triangle);
 * integer policy: ``uint8`` is Pillow's 8-bit modes (``'L'``, ``'RGB'`` ...), bit for bit —
   coefficients quantised to ``k / 2**22`` (``PRECISION_BITS``), each pass
-  ``(2**21 + sum(x * k)) >> 22`` clipped to ``[0, 255]``; other integers follow mode ``'I'``
-  (each pass rounded half away from zero); float is mode ``'F'``;
-* pass order: Pillow 13's (:func:`pass_order`).
+  ``(2**21 + sum(x * k)) >> 22`` clipped to ``[0, 255]``; modes ``'I'`` and ``'I;16'`` round each
+  pass half away from zero (``'I;16'`` clipped to ``[0, 65535]``), ``'F'`` stores each pass as
+  float32 — with ``jax_enable_x64`` in Pillow's double arithmetic, bit for bit (:func:`_double_pass`);
+* alpha: ``'LA'`` and ``'RGBA'`` are resampled premultiplied (:func:`premultiply`, resample,
+  :func:`unpremultiply`; Pillow's integer conversions), except with NEAREST;
+* pass order: Pillow 13's (:func:`pass_order`); ``Image.reduce`` for ``reducing_gap`` with
+  Pillow's 8-bit and 32-bit block rules.
 
-:func:`pil_resize` is ``Image.resize`` argument for argument (``box``, ``reducing_gap``);
-:func:`resize_method` serves ``jax_resize.resize``'s ``pil_*`` methods (any rank).
+:func:`pil_resize` is ``Image.resize`` argument for argument (``box``, ``reducing_gap``, plus the
+image's ``mode``); :func:`resize_method` serves ``jax_resize.resize``'s ``pil_*`` methods (any
+rank; ``alpha="premultiplied"`` for LA/RGBA channels).
 """
 
 from __future__ import annotations
@@ -618,8 +625,8 @@ def pil_resize(
       and ``[H, W, 4]`` uint8) are resampled with premultiplied alpha, as Pillow does for every
       filter but NEAREST: :func:`premultiply`, resample, :func:`unpremultiply`. Pass
       ``mode='RGBX'``, ``'CMYK'``, ``'RGBa'``, ``'La'`` or ``'PA'`` for channels that are not
-      straight colour + alpha (resampled independently). ``'P'`` and ``'1'`` (bool) always use
-      NEAREST.
+      straight colour + alpha (resampled independently; ``'LAB'``'s a* and b* as signed bytes, as
+      Pillow stores them offset by 128). ``'P'`` and ``'1'`` (bool) always use NEAREST.
     * ``'I'`` (int8/int16/int32/uint32, or uint16 with ``mode='I'``; returns int32): each pass
       rounded half away from zero. ``'I;16'`` (uint16): the same, clipped to ``[0, 65535]``.
     * ``'F'`` (float32/float64; returns float32): each pass stored as float32.
@@ -696,6 +703,9 @@ def pil_resize(
         resample = NEAREST  # Pillow's rule for bilevel and palette images
     if mode in ALPHA_MODES and resample != NEAREST:
         return unpremultiply(_resize_box(premultiply(image), (width, height), resample, box, reducing_gap, mode))
+    if mode == "LAB":  # Pillow stores a* and b* (signed in the array) offset by 128: its raw unpacker
+        flip = jnp.array([0, 128, 128], jnp.uint8)  # flips their top bit, and its packer flips it back
+        return _resize_box(image ^ flip, (width, height), resample, box, reducing_gap, mode) ^ flip
     return _resize_box(image, (width, height), resample, box, reducing_gap, mode)
 
 
