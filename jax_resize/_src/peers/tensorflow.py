@@ -18,11 +18,18 @@ the host in TensorFlow's own float32 arithmetic:
   renormalise, the legacy coordinates use a = -0.75 with edge-clamped taps
   (:func:`keys_table`, :func:`bicubic_taps`);
 * ``ResizeArea``: exact float32 overlaps of ``[o, o + 1) * scale`` with the input pixels,
-  clamped at the edges, scaled by ``1 / scale`` (:func:`area_taps`);
+  clamped at the edges (:func:`area_taps`), the sum multiplied once by ``1 / (scale_h scale_w)``
+  (:func:`area_factor`);
 * ``ScaleAndTranslate`` (antialiased bilinear/bicubic, lanczos3/5, gaussian, mitchellcubic):
   samples ``(o + 0.5) / scale``, window ``[ceil(s - r - 0.5), floor(s + r - 0.5)]`` clipped to the
   image, kernel evaluated in float32 at ``|j + 0.5 - s| / kernel_scale``, rows renormalised
-  (:func:`scale_and_translate_taps`; kernels from :mod:`..kernels`).
+  (:func:`scale_and_translate_taps`; the triangle, Keys and Mitchell-Netravali kernels of
+  :mod:`..kernels`, Lanczos and Gaussian in TensorFlow's evaluation order).
+
+The per-axis weights equal TensorFlow's bit for bit, except Lanczos's (``sinf`` is emulated by the
+float64 sine rounded to float32: a last-bit difference for a few arguments); what remains is the
+order of float32 additions (TensorFlow interpolates bilinear as ``a + (b - a) t``, and adds the
+edge pixel once per clamped tap).
 
 Filtered methods convert every input value to float32 first and compute in float32 (float32
 output for every input dtype); nearest copies values (the input dtype).
@@ -164,7 +171,7 @@ def bilinear_taps(in_size: int, out_size: int, *, align_corners=False, half_pixe
     return _weights.compact(cols, w, in_size)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def keys_table(a: float) -> np.ndarray:
     """``ResizeBicubic``'s coefficient table ``[TABLE_SIZE + 1, 2]`` float32: entry ``i`` holds
     Keys' kernel with parameter ``a`` at ``t = i / 1024`` and at ``1 + t``, evaluated in float64 and
@@ -405,7 +412,7 @@ def tf_resize(
 
 def _v1_method(method) -> str:
     """``tf.compat.v1.image.ResizeMethod`` ints (0-3) or the method names."""
-    if isinstance(method, numbers.Integral) and not isinstance(method, (bool, np.bool_)) and 0 <= method < 4:
+    if isinstance(method, numbers.Integral) and not isinstance(method, (bool, np.bool_)) and 0 <= int(method) < 4:
         return V1_METHODS[int(method)]
     if isinstance(method, str) and method in V1_METHODS:
         return method
@@ -434,8 +441,8 @@ def tf_resize_v1(
     coordinates ``x = o * scale`` (no half-pixel offset) on the H, W axes of ``[N, H, W, C]`` or
     ``[H, W, C]``.
 
-    ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (and ``out > 1``), else ``in / out``,
-    in float32. ``bilinear`` interpolates between ``floor(x)`` and ``min(ceil(x), in - 1)``;
+    ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (when ``in > 1`` and ``out > 1``), else
+    ``in / out``, in float32. ``bilinear`` interpolates between ``floor(x)`` and ``min(ceil(x), in - 1)``;
     ``nearest`` picks ``floor(x)`` (``round(x)``, half away from zero, with ``align_corners``);
     ``bicubic`` is Keys a = -0.75 from TensorFlow's 1024-step table with edge-clamped taps;
     ``area`` averages the overlaps of ``[o, o + 1) * scale``. When ``size`` equals the input's
@@ -491,8 +498,8 @@ def tf_resize_bilinear(
 
     ``out[o] = (1 - t) in[max(floor(x), 0)] + t in[min(ceil(x), in - 1)]``, ``t = x - floor(x)``,
     per axis, with the float32 coordinate ``x = (o + 0.5) * scale - 0.5`` (``half_pixel_centers``)
-    or ``x = o * scale``; ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (and ``out > 1``),
-    else ``in / out``.
+    or ``x = o * scale``; ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (when ``in > 1``
+    and ``out > 1``), else ``in / out``.
 
     Args:
       images: ``[N, H, W, C]``, real dtypes.
@@ -519,7 +526,9 @@ def tf_resize_bilinear(
     return _v1_kernel("bilinear", images, size, _geometry(align_corners, half_pixel_centers))
 
 
-def tf_resize_bicubic(images: ArrayLike, size, align_corners: bool = False, half_pixel_centers: bool = False) -> jax.Array:
+def tf_resize_bicubic(
+    images: ArrayLike, size, align_corners: bool = False, half_pixel_centers: bool = False
+) -> jax.Array:
     """``tf.compat.v1.image.resize_bicubic`` (the ``ResizeBicubic`` kernel) in JAX.
 
     Four taps ``floor(x) - 1 ... floor(x) + 2`` around the float32 coordinate ``x`` (as in
@@ -588,8 +597,8 @@ def tf_resize_area(images: ArrayLike, size, align_corners: bool = False) -> jax.
 
     Output ``o`` averages the input over ``[o * scale, (o + 1) * scale)``: each pixel ``i`` is
     weighted by its overlap with that interval (in float32, pixels past the edge read the edge
-    pixel), times ``1 / scale``; ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (and
-    ``out > 1``), else ``in / out``.
+    pixel), times ``1 / scale``; ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (when
+    ``in > 1`` and ``out > 1``), else ``in / out``.
 
     Args:
       images: ``[N, H, W, C]``, real dtypes.
