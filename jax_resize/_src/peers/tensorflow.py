@@ -67,7 +67,7 @@ _PI = _F32(3.14159265359)
 
 
 def _kernel(name: str, radius: float, profile) -> _kernels.Kernel:
-    """A registered kernel ``profile(|d| / stretch)`` evaluated on float32 distances."""
+    """A registered kernel ``profile(|d| / stretch)`` evaluated on float32 host (numpy) distances."""
 
     def fn(xp, d, stretch=1.0):
         d = np.asarray(d, _F32)
@@ -332,9 +332,22 @@ def _filter_records(method: str, *, antialias=False, align_corners=False, half_p
     return functools.partial(scale_and_translate_taps, kernel_type=_V2_KERNEL.get(method, method), antialias=antialias)
 
 
+def _is_identity(record) -> bool:
+    """Whether a host record copies its axis unchanged (``out[o] = in[o]``, weight exactly 1)."""
+    n = record.in_size
+    if record.out_size != n:
+        return False
+    if isinstance(record, _weights.Gather):
+        return bool(np.array_equal(record.index, np.arange(n)))
+    return record.index.shape[1] == 1 and bool(
+        np.array_equal(record.index[:, 0], np.arange(n)) and np.all(record.weight == 1.0)
+    )
+
+
 def _resize_with(images, size, hw, in_hw, method: str, **options) -> jax.Array:
     """Applies the method's record to the H and W axes — every axis, also one whose length is
-    kept, as TensorFlow's kernels filter those too."""
+    kept, as TensorFlow's kernels filter those too (gaussian and mitchellcubic blur it); only
+    records that are exact copies are skipped."""
     record = _filter_records(method, **options)
     gather = method == "nearest"
     ops = []
@@ -346,6 +359,7 @@ def _resize_with(images, size, hw, in_hw, method: str, **options) -> jax.Array:
             ops.append((a, _weights.Gather(record(n, s), n)))
         else:
             ops.append((a, record(n, s)))
+    ops = [(a, r) for a, r in ops if not _is_identity(r)]  # exact copies (x * 1.0): no pass needed
     if gather:
         return _apply.run(images, ops)
     out = _apply.run(_as_float32(images), ops)
