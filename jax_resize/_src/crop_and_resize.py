@@ -106,8 +106,9 @@ def crop_and_resize(
     lerps the ``floor``/``ceil`` neighbours as TensorFlow does (``top = tl + (tr - tl) * dx``,
     the same for the bottom row, then ``top + (bottom - top) * dy``); nearest takes the pixel at
     ``roundf`` (half away from zero) of each coordinate. Every operation is rounded to float32
-    as in TensorFlow's CPU kernel, so the results are TensorFlow's bit for bit, with and without
-    an enclosing ``jax.jit`` (see the module docstring for how XLA's rewrites are kept out).
+    as in TensorFlow's CPU kernel, so the results are TensorFlow's float32 values exactly (NaN
+    where TensorFlow has NaN), with and without an enclosing ``jax.jit`` (see the module
+    docstring for how XLA's rewrites are kept out).
 
     Args:
       image: ``[N, H, W, C]`` array, any real dtype (converted to float32 as TensorFlow does).
@@ -189,7 +190,7 @@ def _crop_and_resize(image, boxes, box_indices, *, crop_h, crop_w, method, extra
     in_y = _source_coordinates(boxes[:, 0], boxes[:, 2], height, crop_h)  # [B, crop_h]
     in_x = _source_coordinates(boxes[:, 1], boxes[:, 3], width, crop_w)  # [B, crop_w]
     inside = _inside(in_y, height)[:, :, None] & _inside(in_x, width)[:, None, :]  # [B, crop_h, crop_w]
-    n = box_indices[:, None, None]
+    n = jnp.clip(box_indices, 0, image.shape[0] - 1)[:, None, None]
     if method == "nearest":
         out = image[n, _index(_round_half_away(in_y), height)[:, :, None], _index(_round_half_away(in_x), width)[:, None, :]]
     else:
