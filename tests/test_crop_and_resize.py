@@ -69,7 +69,9 @@ def assert_same(got, want):
     mismatch = got.view(np.int32)[~nan] != want.view(np.int32)[~nan]
     if mismatch.any():
         diff = np.abs(got[~nan] - want[~nan])[mismatch]
-        raise AssertionError(f"{mismatch.sum()} of {mismatch.size} values differ from TensorFlow, max |diff| {diff.max()}")
+        raise AssertionError(
+            f"{mismatch.sum()} of {mismatch.size} values differ from TensorFlow, max |diff| {diff.max()}"
+        )
 
 
 # --- the two examples of issue 10 ------------------------------------------------------------
@@ -132,6 +134,7 @@ def _box_rows(rng, kind, count, height, width):
         b[:, 3] = np.where(rng.random(count) < 0.7, b[:, 1], b[:, 3])
         return b
     if kind == "grid":  # pixel centres, half pixels and tenths: coordinates on and next to ties
+
         def frac(size):
             den = max(size - 1, 1)
             pick = rng.integers(0, 3, count)
@@ -337,7 +340,9 @@ def test_box_gradient_is_the_forward_slope_where_tensorflow_grad_kernel_rounds_o
     eps = np.float32(1e-3)  # moves in_x by 3 * eps to the right: stays inside the (3, 4) segment
     up = boxes.copy()
     up[0, 1] += eps
-    forward_slope = (tensorflow(image, up, [0], (5, 4))[0, :, 2].sum() - tensorflow(image, boxes, [0], (5, 4))[0, :, 2].sum()) / (up[0, 1] - boxes[0, 1])
+    forward_slope = (
+        tensorflow(image, up, [0], (5, 4))[0, :, 2].sum() - tensorflow(image, boxes, [0], (5, 4))[0, :, 2].sum()
+    ) / (up[0, 1] - boxes[0, 1])
     assert tf_grad_x1 == 0.0
     np.testing.assert_allclose(ours_grad_x1, forward_slope, rtol=1e-3)
     assert abs(ours_grad_x1) > 0.1

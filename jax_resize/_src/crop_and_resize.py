@@ -44,7 +44,10 @@ def _rounded(x: jax.Array) -> jax.Array:
     """``x`` (a product), rounded to float32 before any addition uses it.
 
     A select on ``x == x`` (false only for NaN, which stays NaN) stands between the product and
-    its consumer, so XLA cannot contract the two into a fused multiply-add.
+    its consumer, so XLA cannot contract the two into a fused multiply-add. jax has no switch for
+    contraction; ``lax.reduce_precision(x, 8, 23)`` and ``lax.optimization_barrier`` do not stop
+    it on XLA's CPU backend, this select does (``tests/test_crop_and_resize.py`` compares with
+    TensorFlow under ``jax.jit``, several boxes per call).
     """
     return jnp.where(x == x, x, jnp.float32(jnp.nan))
 
@@ -160,9 +163,7 @@ def crop_and_resize(
     if boxes_dtype.kind not in "fiu":
         raise TypeError(f"boxes must be real numbers; got dtype {boxes_dtype}.")
     if np.ndim(boxes) != 2 or np.shape(boxes)[1] != 4:
-        raise ValueError(
-            f"boxes must have shape [num_boxes, 4] ([y1, x1, y2, x2] rows); got {np.shape(boxes)}."
-        )
+        raise ValueError(f"boxes must have shape [num_boxes, 4] ([y1, x1, y2, x2] rows); got {np.shape(boxes)}.")
     if not _v.is_traced(boxes) and not np.all(np.isfinite(np.asarray(boxes, np.float32))):
         raise ValueError("boxes must be finite (TensorFlow refuses non-finite boxes too).")
     boxes = jnp.asarray(boxes, jnp.float32)
@@ -192,7 +193,9 @@ def _crop_and_resize(image, boxes, box_indices, *, crop_h, crop_w, method, extra
     inside = _inside(in_y, height)[:, :, None] & _inside(in_x, width)[:, None, :]  # [B, crop_h, crop_w]
     n = jnp.clip(box_indices, 0, image.shape[0] - 1)[:, None, None]
     if method == "nearest":
-        out = image[n, _index(_round_half_away(in_y), height)[:, :, None], _index(_round_half_away(in_x), width)[:, None, :]]
+        out = image[
+            n, _index(_round_half_away(in_y), height)[:, :, None], _index(_round_half_away(in_x), width)[:, None, :]
+        ]
     else:
         top, left = jnp.floor(in_y), jnp.floor(in_x)
         dy = (in_y - top)[:, :, None, None]  # exact: the fraction of a float
