@@ -181,6 +181,20 @@ def test_random_sweep_matches_tensorflow(case):
         assert_same(ours(mode, image, boxes, box_indices, crop_size, method, extrapolation_value), want)
 
 
+def test_readme_row_is_the_sweep():
+    """The README row states this sweep (each case asserted bit-exact above, in every mode)."""
+    import readme
+
+    version = ".".join(tf.__version__.split(".")[:2])
+    readme.assert_row(
+        f"`tf.image.crop_and_resize` (TF {version})",
+        f"bilinear, nearest: {SWEEP} random cases ({len(set(DTYPES))} image dtypes; boxes inside, outside, flipped, "
+        f"degenerate, on ties and edges; crop sizes incl. 1), each {' and '.join(MODES)}",
+        "exact (same float32 bits)",
+        "exact (float32 output)",
+    )
+
+
 # --- dedicated cases -------------------------------------------------------------------------
 
 
