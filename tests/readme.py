@@ -24,11 +24,11 @@ def rows() -> list[list[str]]:
     return [_cells(line) for line in README.read_text(encoding="utf-8").splitlines() if line.lstrip().startswith("|")]
 
 
-def row(first: str) -> list[str]:
-    """The cells of the one README table row whose first cell starts with ``first``."""
-    found = [r for r in rows() if r and r[0].startswith(first)]
+def row(*lead: str) -> list[str]:
+    """The cells of the one README table row whose leading cells start with ``lead``."""
+    found = [r for r in rows() if len(r) >= len(lead) and all(c.startswith(p) for c, p in zip(r, lead))]
     if len(found) != 1:
-        raise AssertionError(f"README.md: expected one table row starting with {first!r}, found {len(found)}")
+        raise AssertionError(f"README.md: expected one table row starting with {lead!r}, found {len(found)}")
     return found[0]
 
 
@@ -46,15 +46,16 @@ def assert_row(*cells: str) -> None:
         )
 
 
-def bound(first: str, column: int, label: str = "") -> float:
+def bound(lead: str | tuple[str, ...], column: int, label: str = "") -> float:
     """The number after ``≤`` (or "within") in a row's cell; with ``label``, the one just before it.
 
-    ``bound("| `cv2.resize`", 2)`` on "≤ 1.2e-6 rel" gives 1.2e-6.
+    ``lead`` is the row's first cell (or its leading cells, a tuple), matched by prefix as in
+    :func:`row`: ``bound(("`cv2.resize`", "LINEAR"), 2, "rel")`` on "≤ 1.2e-6 rel" gives 1.2e-6.
     """
-    cell = row(first)[column]
+    cell = row(*((lead,) if isinstance(lead, str) else lead))[column]
     number = r"([0-9.]+(?:e-?[0-9]+)?)"
     pattern = rf"(?:≤|within)\s*{number}\s*{re.escape(label)}" if label else rf"(?:≤|within)\s*{number}"
     match = re.search(pattern, cell)
     if not match:
-        raise AssertionError(f"README.md: no bound {label!r} in cell {cell!r} of row {first!r}")
+        raise AssertionError(f"README.md: no bound {label!r} in cell {cell!r} of row {lead!r}")
     return float(match.group(1))

@@ -52,19 +52,48 @@ def _compare(x, kw, flag):
     assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, kw)
     if "NEAREST" in flag:
         np.testing.assert_array_equal(got, want, err_msg=f"{flag} {kw}")
-    elif x.dtype.kind in "iu":
-        assert np.abs(got.astype(np.int64) - want.astype(np.int64)).max(initial=0) <= 1, (flag, kw)
-    else:
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * float(np.abs(x).max()), err_msg=f"{flag} {kw}")
+        return 0.0, 0
+    if x.dtype.kind in "iu":
+        diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
+        assert diff.max(initial=0) <= 1, (flag, kw)
+        return float(np.count_nonzero(diff)), diff.size
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * float(np.abs(x).max()), err_msg=f"{flag} {kw}")
+    scale = float(np.abs(x).max())
+    return float(np.abs(got.astype(np.float64) - want).max(initial=0)) / (scale or 1.0), got.size
+
+
+# The README's OpenCV rows (flags cell prefix); each sweep asserts its errors are within the
+# row's stated bounds, test_readme_rows the case counts.
+N_CASES = 8
+_CV2 = "`cv2.resize` (OpenCV 5.0)"
+_ROWS = {"INTER_NEAREST, INTER_NEAREST_EXACT": 2, "LINEAR, CUBIC, AREA, LANCZOS4, LINEAR_EXACT": 5}
+
+
+def test_readme_rows():
+    import readme
+
+    assert _CV2 == f"`cv2.resize` (OpenCV {'.'.join(cv2.__version__.split('.')[:2])})"
+    for flags, n in _ROWS.items():
+        want = f"{flags}: {n * N_CASES} float32, {n * N_CASES} uint8 cases"
+        assert readme.row(_CV2, flags)[1] == want, readme.row(_CV2, flags)
 
 
 @pytest.mark.parametrize("flag", FLAGS)
 @pytest.mark.parametrize("dtype", [np.float32, np.uint8])
 def test_random_against_opencv(flag, dtype):
+    import readme
+
     rng = np.random.default_rng(sum(map(ord, flag)) + (dtype == np.uint8))
-    for _ in range(8):
-        x, kw = _case(rng, dtype)
-        _compare(x, kw, flag)
+    results = [_compare(*_case(rng, dtype), flag) for _ in range(N_CASES)]
+    if "NEAREST" in flag:
+        return
+    lead = (_CV2, "LINEAR, CUBIC")
+    if dtype == np.uint8:  # the share of pixels that differ by 1, over the whole sweep of this flag
+        share = 100 * sum(r[0] for r in results) / sum(r[1] for r in results)
+        assert share <= readme.bound(lead, 3, "%"), (flag, share, readme.row(*lead))
+    else:
+        worst = max(r[0] for r in results)
+        assert worst <= readme.bound(lead, 2, "rel"), (flag, worst, readme.row(*lead))
 
 
 @pytest.mark.parametrize("flag", ["INTER_LINEAR", "INTER_CUBIC", "INTER_AREA", "INTER_LANCZOS4"])

@@ -6,8 +6,9 @@ Oracle: TensorFlow 2.21 (CPU) — ``tf.image.resize``, ``tf.compat.v1.image.resi
 in and out, equal lengths, x2 / /2 and odd ratios, batched and unbatched, 1-4 channels, every
 method with and without antialias, every ``align_corners`` x ``half_pixel_centers`` combination
 TensorFlow accepts, and every input dtype TensorFlow's kernels take. Nearest must be bit exact;
-filtered methods are compared by ``max |diff| / max |input|`` against the bounds the README states
-(``tests/readme.py``), and the README rows' case counts are asserted. The per-axis weights are also
+filtered methods are compared by ``max |diff| / max |input|`` (standard-normal float32 data)
+against the bounds the README states (``tests/readme.py``), and the README rows' case counts are
+asserted. The per-axis weights are also
 read back from TensorFlow (a batch of unit impulses) and compared with ours element by element.
 
 A few formula checks remain as additional tests (TensorFlow's table entries, the nearest rule in
@@ -35,20 +36,40 @@ v1 = tf.compat.v1.image
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-V2_ROW = "`tf.image.resize` (TensorFlow 2.21)"
-V1_ROW = "`tf.compat.v1.image.resize_bilinear`"
+_TF = "`tf.image.resize` (TensorFlow 2.21)"
+_TF1 = "`tf.compat.v1.image` (TensorFlow 2.21)"
 CASES_PER_GROUP = 8  # random cases per (method, antialias) and per (TF1 kernel, geometry)
 
-#: Which kernel computes each method (the README reports one bound per group).
-SCALE_AND_TRANSLATE = "rel (ScaleAndTranslate: antialias, lanczos, gaussian, mitchellcubic)"
+#: README rows (second cell's lead) of ``tf.image.resize``: which kernel computes each method.
+NEAREST = "nearest"
+BILINEAR_AREA = "bilinear, area (ResizeBilinear, ResizeArea)"
+BICUBIC = "bicubic (ResizeBicubic)"
+SCALE_AND_TRANSLATE = "antialias, lanczos3, lanczos5, gaussian, mitchellcubic (ScaleAndTranslate)"
+DTYPES_ROW = "every method on uint8, int8, uint16, int16, int32, int64, float16, bfloat16, float64 input"
+#: README rows of the TF1 functions.
+V1_ROWS = {
+    "nearest": "`resize_nearest_neighbor`, `resize` (method 1)",
+    "bilinear": "`resize_bilinear`, `resize_area`, `resize` (methods 0, 3)",
+    "bicubic": "`resize_bicubic`, `resize` (method 2)",
+}
+V1_ROWS["area"] = V1_ROWS["bilinear"]
+_GEOMETRY = "every align_corners x half_pixel_centers TensorFlow accepts"
 
 
 def _group(method, antialias):
+    """The README row of a ``tf.image.resize`` case (nearest and area ignore ``antialias``)."""
     if method == "nearest":
-        return "nearest"
+        return NEAREST
+    if method == "area":
+        return BILINEAR_AREA
     if antialias or method in ("lanczos3", "lanczos5", "gaussian", "mitchellcubic"):
         return SCALE_AND_TRANSLATE
-    return "rel (bicubic)" if method == "bicubic" else "rel (bilinear, area)"
+    return BICUBIC if method == "bicubic" else BILINEAR_AREA
+
+
+def test_readme_names_the_installed_tensorflow():
+    assert _TF.endswith(" ".join(["TensorFlow", ".".join(tf.__version__.split(".")[:2])]) + ")")
+    assert _TF1.endswith(_TF[_TF.index("(") :])
 
 
 # --- random cases ----------------------------------------------------------------------------------
@@ -82,7 +103,7 @@ def _images(rng, *, batched=None, dtype=np.float32):
     (h, oh), (w, ow) = _axis(rng), _axis(rng)
     batched = bool(rng.integers(2)) if batched is None else batched
     shape = ((int(rng.integers(1, 3)),) if batched else ()) + (h, w, int(rng.choice([1, 2, 3, 4])))
-    return rng.uniform(-1, 1, shape).astype(dtype), (oh, ow)
+    return rng.standard_normal(shape).astype(dtype), (oh, ow)
 
 
 def _rel(got, want, x):
@@ -93,16 +114,25 @@ def _rel(got, want, x):
 def _check(got, want, x, group, bounds, worst, what):
     got = np.asarray(got)
     assert got.shape == want.shape and got.dtype == want.dtype, (what, got.shape, got.dtype, want.shape, want.dtype)
-    if group == "nearest":
+    if bounds[group] is None:  # an "exact" row
         np.testing.assert_array_equal(got, want, err_msg=what)
+        worst[group] = 0.0
         return
     rel = _rel(got, want, x)
     assert rel <= bounds[group], f"{what}: max |diff| / max |x| = {rel:.3g} > README's {bounds[group]:g}"
     worst[group] = max(worst.get(group, 0.0), rel)
 
 
-def _bounds(row, column, groups):
-    return {g: readme.bound(row, column, g) for g in groups}
+def _bounds(peer, groups):
+    """Each row's float32 bound (``None`` for a row that says "exact")."""
+    return {g: None if readme.row(peer, g)[2] == "exact" else readme.bound((peer, g), 2, "rel") for g in groups}
+
+
+def _assert_counts(peer, counts, middle=""):
+    """Each row's second cell is ``"{lead}{middle}: {n} float32 cases"`` with the measured count."""
+    for lead, n in counts.items():
+        have = readme.row(peer, lead)[1]
+        assert have == f"{lead}{middle}: {n} float32 cases", (peer, have, n)
 
 
 # --- tf.image.resize -------------------------------------------------------------------------------
@@ -110,10 +140,11 @@ def _bounds(row, column, groups):
 
 def test_tf_resize_matches_tensorflow_random_sweep():
     rng = np.random.default_rng(20)
-    groups = ["rel (bilinear, area)", "rel (bicubic)", SCALE_AND_TRANSLATE]
-    bounds = _bounds(V2_ROW, 2, groups)
+    groups = [NEAREST, BILINEAR_AREA, BICUBIC, SCALE_AND_TRANSLATE]
+    bounds = _bounds(_TF, groups)
+    assert bounds[NEAREST] is None
     worst: dict = {}
-    cases = 0
+    counts = dict.fromkeys(groups, 0)
     for method in _tf.TF_METHODS:
         for antialias in (False, True):
             for _ in range(CASES_PER_GROUP):
@@ -121,19 +152,11 @@ def test_tf_resize_matches_tensorflow_random_sweep():
                 want = tf.image.resize(x, size, method, antialias=antialias).numpy()
                 got = tf_resize(x, size, method, antialias=antialias)
                 what = f"tf.image.resize({x.shape}, {size}, {method!r}, antialias={antialias})"
-                _check(got, want, x, _group(method, antialias), bounds, worst, what)
-                cases += 1
-    print(f"tf.image.resize, {cases} cases, max |diff| / max |x|: {worst}")
-    assert set(worst) == set(groups)
-    have = readme.row(V2_ROW)
-    assert have[2].startswith("nearest exact;"), have[2]
-    readme.assert_row(
-        f"{V2_ROW}, {cases} random cases",
-        "nearest, bilinear, bicubic, area, lanczos3, lanczos5, gaussian, mitchellcubic, "
-        "each with and without antialias",
-        have[2],
-        have[3],
-    )
+                group = _group(method, antialias)
+                _check(got, want, x, group, bounds, worst, what)
+                counts[group] += 1
+    print(f"tf.image.resize, max |diff| / max |x| per row: {worst}")
+    _assert_counts(_TF, counts)
 
 
 DTYPES = [np.uint8, np.int8, np.uint16, np.int16, np.int32, np.int64, np.float16, "bfloat16", np.float64]
@@ -153,7 +176,7 @@ def test_tf_resize_input_dtypes_match_tensorflow():
     input converted to float32 (float16 is not rounded back to float16); nearest copies (64-bit
     types under ``jax.enable_x64``, which JAX needs to hold them)."""
     rng = np.random.default_rng(21)
-    bound = readme.bound(V2_ROW, 3)
+    bound = readme.bound((_TF, DTYPES_ROW), 3, "rel")
     worst = 0.0
     cases = 0
     for method in _tf.TF_METHODS:
@@ -176,7 +199,8 @@ def test_tf_resize_input_dtypes_match_tensorflow():
                 worst = max(worst, rel)
             cases += 1
     print(f"input dtypes, {cases} cases, max |diff| / max |x|: {worst:.3g}")
-    assert f"over {cases} cases of {len(DTYPES)} input dtypes" in readme.row(V2_ROW)[3]
+    assert readme.row(_TF, DTYPES_ROW)[1] == f"{DTYPES_ROW}: {cases} cases"
+    assert readme.row(_TF, DTYPES_ROW)[3].startswith("nearest exact (input dtype kept);")
 
 
 class _nullcontext:
@@ -245,16 +269,13 @@ V1_KERNELS = {
 GEOMETRIES = [(False, False), (True, False), (False, True)]  # (align_corners, half_pixel_centers)
 
 
-def _v1_group(method):
-    return {"nearest": "nearest", "bicubic": "rel (bicubic)"}.get(method, "rel (bilinear, area)")
-
-
 def test_tf1_kernels_match_tensorflow_random_sweep():
     rng = np.random.default_rng(30)
-    groups = ["rel (bilinear, area)", "rel (bicubic)"]
-    bounds = _bounds(V1_ROW, 2, groups)
+    groups = list(dict.fromkeys(V1_ROWS.values()))
+    bounds = _bounds(_TF1, groups)
+    assert bounds[V1_ROWS["nearest"]] is None
     worst: dict = {}
-    cases = 0
+    counts = dict.fromkeys(groups, 0)
     for method, (theirs, ours) in V1_KERNELS.items():
         for align_corners, half_pixel_centers in GEOMETRIES:
             if method == "area" and half_pixel_centers:
@@ -266,8 +287,8 @@ def test_tf1_kernels_match_tensorflow_random_sweep():
                 x, size = _images(rng, batched=True)
                 want = theirs(x, size, **kw).numpy()
                 what = f"{theirs.__name__}({x.shape}, {size}, {kw})"
-                _check(ours(x, size, **kw), want, x, _v1_group(method), bounds, worst, what)
-                cases += 1
+                _check(ours(x, size, **kw), want, x, V1_ROWS[method], bounds, worst, what)
+                counts[V1_ROWS[method]] += 1
     # tf.compat.v1.image.resize: ResizeMethodV1 ints and names, align_corners, rank 3 and 4
     for method in range(4):
         for align_corners in (False, True):
@@ -277,18 +298,10 @@ def test_tf1_kernels_match_tensorflow_random_sweep():
                 given = name if rng.integers(2) else method
                 want = v1.resize(x, size, given, align_corners=align_corners).numpy()
                 what = f"tf.compat.v1.image.resize({x.shape}, {size}, {given!r}, align_corners={align_corners})"
-                _check(tf_resize_v1(x, size, given, align_corners), want, x, _v1_group(name), bounds, worst, what)
-                cases += 1
-    print(f"TF1 kernels, {cases} cases, max |diff| / max |x|: {worst}")
-    assert set(worst) == set(groups)
-    have = readme.row(V1_ROW)
-    assert have[2].startswith("nearest exact;"), have[2]
-    readme.assert_row(
-        f"{V1_ROW} / `resize_bicubic` / `resize_nearest_neighbor` / `resize_area` / `resize`, {cases} random cases",
-        "every align_corners x half_pixel_centers combination TensorFlow accepts",
-        have[2],
-        have[3],
-    )
+                _check(tf_resize_v1(x, size, given, align_corners), want, x, V1_ROWS[name], bounds, worst, what)
+                counts[V1_ROWS[name]] += 1
+    print(f"TF1, max |diff| / max |x| per row: {worst}")
+    _assert_counts(_TF1, counts, f"; {_GEOMETRY}")
 
 
 def test_tf1_resize_returns_the_input_when_the_size_is_kept():

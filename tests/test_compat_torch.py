@@ -49,25 +49,67 @@ def _compare(x, kw):
     exact = x.dtype == np.uint8 or kw["mode"] in ("nearest", "nearest-exact")
     if exact:
         np.testing.assert_array_equal(got, want, err_msg=str(kw))
+        return 0.0, 0.0
+    scale = float(np.abs(x).max())
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * scale, err_msg=str(kw))
+    err = float(np.abs(got.astype(np.float64) - want).max(initial=0))
+    return err, err / scale if scale else 0.0
+
+
+# The README's torch rows: (modes cell prefix, float32 cases, uint8 cases); each test below
+# asserts its errors stay within the row's stated bounds, test_readme_rows the counts.
+N_FLOAT32, N_ANTIALIAS, N_UINT8 = 12, 10, 8
+_ROWS = {
+    "nearest, nearest-exact": (2 * N_FLOAT32, 2 * N_UINT8),
+    "linear, bilinear, trilinear, area": (4 * N_FLOAT32, N_UINT8),
+    "bicubic": (N_FLOAT32, N_UINT8),
+    "antialias bilinear / bicubic / lanczos": (3 * N_ANTIALIAS, 3 * N_UINT8),
+}
+_TORCH = "`torch.nn.functional.interpolate` 2.13"
+
+
+def _row_of(mode, antialias=False):
+    if antialias:
+        return "antialias bilinear / bicubic / lanczos"
+    return next(r for r in _ROWS if mode in r.replace(",", "").split())
+
+
+def _within_readme(mode, antialias, errors):
+    import readme
+
+    lead = (_TORCH, _row_of(mode, antialias))
+    worst_abs, worst_rel = (max(e) for e in zip(*errors))
+    if readme.row(*lead)[2] == "exact":
+        assert worst_abs == 0.0, (mode, worst_abs)
     else:
-        scale = float(np.abs(x).max())
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5 * scale, err_msg=str(kw))
+        assert worst_abs <= readme.bound(lead, 2, "abs") and worst_rel <= readme.bound(lead, 2, "rel"), (
+            mode,
+            worst_abs,
+            worst_rel,
+            readme.row(*lead),
+        )
+
+
+def test_readme_rows():
+    import readme
+
+    assert _TORCH.endswith(".".join(torch.__version__.split(".")[:2]))
+    for modes, (n32, n8) in _ROWS.items():
+        assert readme.row(_TORCH, modes)[1] == f"{modes}: {n32} float32, {n8} uint8 cases", readme.row(_TORCH, modes)
 
 
 @pytest.mark.parametrize("mode", ["nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area"])
 def test_float32_random(mode):
     rng = np.random.default_rng(sum(map(ord, mode)))
-    for _ in range(12):
-        x, kw = _case(rng, mode, np.float32)
-        _compare(x, kw)
+    errors = [_compare(*_case(rng, mode, np.float32)) for _ in range(N_FLOAT32)]
+    _within_readme(mode, False, errors)
 
 
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])
 def test_antialias_float32_random(mode):
     rng = np.random.default_rng(sum(map(ord, mode)) + 1)
-    for _ in range(10):
-        x, kw = _case(rng, mode, np.float32, antialias=True)
-        _compare(x, kw)
+    errors = [_compare(*_case(rng, mode, np.float32, antialias=True)) for _ in range(N_ANTIALIAS)]
+    _within_readme(mode, True, errors)
 
 
 @pytest.mark.parametrize(
@@ -84,7 +126,7 @@ def test_antialias_float32_random(mode):
 )
 def test_uint8_bit_exact(mode, antialias):
     rng = np.random.default_rng(len(mode) + 10 * antialias)
-    for _ in range(8):
+    for _ in range(N_UINT8):
         x, kw = _case(rng, mode, np.uint8, antialias=antialias)
         _compare(x, kw)
 

@@ -50,6 +50,12 @@ def test_found_all_backend_resize_cases():
     names = _names()
     assert len(names) >= EXPECTED_RESIZE_CASES, names
     assert all(name.startswith("test_resize_") for name in names), names
+    import readme  # every case runs in test_backend_case
+
+    readme.assert_row(
+        'ONNX backend node tests (`collect_testcases("Resize")`, run through `onnx_node_resize`)',
+        f"**{len(names)} / {len(names)}** pass",
+    )
 
 
 @pytest.mark.parametrize("name", _names())

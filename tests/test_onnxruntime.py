@@ -67,20 +67,43 @@ def test_matches_onnxruntime(opset, index):
         f"ort_refusal_reason and docs/notes/onnxruntime_findings.md\n{case.describe()}"
     )
     known = O.ort_known_difference(oracle_case)
-    actual = O.run_jax(case, api="node" if index % 2 else "kw")
+    # scales as the float32 tensors onnxruntime reads: the output length is floor of the float32
+    # product there (as in onnxruntime), of the exact product with float64 scales (the reference's)
+    actual = O.run_jax(case, api="node" if index % 2 else "kw", scales_dtype=np.float32)
     if known == O.FLOAT32_LENGTH:
-        # judged, not skipped: ORT's output length is floor of the float32 product, ours (and
-        # the spec's, the reference's) floor of the exact product of the float32 scale
-        assert expected.shape == O.float32_lengths(oracle_case) != actual.shape == O.spec_output_shape(case), (
-            expected.shape,
-            actual.shape,
-            case.describe(),
-        )
-        return
+        exact = O.run_jax(case, api="node" if index % 2 else "kw", scales_dtype=np.float64)
+        assert expected.shape == actual.shape == O.float32_lengths(oracle_case) != exact.shape, case.describe()
+        known = O.ort_known_difference(oracle_case, float32_scales=True)
     if known:
         pytest.skip(f"known onnxruntime deviation from the spec: {known}")
     cmp = O.compare(actual, expected, *O.tolerance_for(case, "ort"))
     assert cmp.ok, O.case_failure_message(case, cmp, "onnxruntime")
+
+
+def test_readme_row_is_the_sweep():
+    """The README's onnxruntime row is this sweep's tally (each compared case is asserted by
+    test_matches_onnxruntime; this counts how the plan splits)."""
+    import onnxruntime
+    import readme
+
+    refused = known = float32_length = 0
+    for opset, index in _PLAN:
+        case = O.ort_oracle_case(_case(opset, index))
+        if O.ort_refusal_reason(case) is not None:
+            refused += 1
+        elif O.ort_known_difference(case, float32_scales=bool(O.float32_length_axes(case))) is not None:
+            known += 1
+        elif O.float32_length_axes(case):
+            float32_length += 1
+    agree = len(_PLAN) - refused - known
+    version = ".".join(onnxruntime.__version__.split(".")[:2])
+    readme.assert_row(
+        f"onnxruntime {version} as a second oracle (opsets 10, 11, 13, 18, 19; incl. Resize-10 `X, scales` and "
+        f"Resize-11 `tf_half_pixel_for_nn`), {len(_PLAN)} cases",
+        f"**{agree}** agree (**{float32_length}** of them only with `scales` as float32 arrays, whose output "
+        f"length is onnxruntime's float32 product `floor(f32(in) * scale)`), **{refused}** refused by onnxruntime, "
+        f"**{known}** skipped for documented onnxruntime deviations",
+    )
 
 
 def test_sweep_exercises_every_opset_and_refusal():

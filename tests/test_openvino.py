@@ -208,6 +208,7 @@ def _integer_expectation(oracle, x, values, axes, kw):
 
 
 def _check(oracle, make_case, mode, seed, count, dtype=np.float32):
+    """``count`` seeded cases of ``mode`` against ``oracle``; returns the max abs error (float)."""
     rng = np.random.default_rng(seed)
     worst = 0.0
     for _ in range(count):
@@ -239,15 +240,41 @@ def _check(oracle, make_case, mode, seed, count, dtype=np.float32):
     return worst
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+_REF_ROW = "`openvino_interpolate` vs OpenVINO {version}'s reference implementation"
+_CPU_ROW = "vs the OpenVINO CPU plugin in the layouts where it follows the reference"
+_REF_SEEDS, _REF_COUNT, _CPU_COUNT = (0, 1), 16, 16
+
+
+def _readme_bound(first: str, mode: str, worst: float) -> None:
+    """The README row's stated bound holds for this mode (nearest: exactly 0)."""
+    import readme
+
+    first = first.format(version=".".join(ov.get_version().split(".")[:2]))
+    if mode == "nearest":
+        assert worst == 0.0 and "max error 0 for nearest" in readme.row(first)[1]
+    assert worst <= readme.bound(first, 1), (mode, worst, readme.row(first))
+
+
+def test_readme_sweep_counts():
+    """The README's case counts are the sweeps' (each case is asserted by the tests below)."""
+    import readme
+
+    for first, n in ((_REF_ROW, len(_REF_SEEDS) * _REF_COUNT), (_CPU_ROW, _CPU_COUNT)):
+        first = first.format(version=".".join(ov.get_version().split(".")[:2]))
+        total = n * len(MODES)
+        assert readme.row(first)[0].endswith(f"{len(MODES)} modes × {n}"), readme.row(first)
+        assert readme.row(first)[1].startswith(f"**{total} / {total}**"), readme.row(first)
+
+
+@pytest.mark.parametrize("seed", _REF_SEEDS)
 @pytest.mark.parametrize("mode", MODES)
 def test_random_vs_reference(mode, seed):
-    _check(ov_ref, _ref_case, mode, seed, 16)
+    _readme_bound(_REF_ROW, mode, _check(ov_ref, _ref_case, mode, seed, _REF_COUNT))
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_random_vs_cpu_plugin(mode):
-    _check(ov_cpu, _cpu_case, mode, 10, 16)
+    _readme_bound(_CPU_ROW, mode, _check(ov_cpu, _cpu_case, mode, 10, _CPU_COUNT))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -279,6 +306,7 @@ def test_nearest_indices_exhaustive():
     # 1..16 x out 1..24 (sizes) and 18 scales x in 1..16 (scales): float32 ties must agree.
     from jax_resize._src.peers import openvino as _ov
 
+    checked = 0
     for ctm in CTMS:
         for nm in NEAREST_MODES:
             for n in range(1, 17):
@@ -322,6 +350,13 @@ def test_nearest_indices_exhaustive():
                         continue
                     idx = _ov.axis_record("nearest", n, o, s, coordinate_transformation_mode=ctm, nearest_mode=nm).index
                     np.testing.assert_array_equal(idx, want, err_msg=f"{ctm} {nm} in={n} {scm}={v}")
+                    checked += 1
+    import readme
+
+    readme.assert_row(
+        "nearest indices, every coordinate mode × nearest_mode, exhaustive small sizes (in 1–16; 24 sizes, 18 scales)",
+        f"{checked} axes, 0 mismatches",
+    )
 
 
 @pytest.mark.parametrize("mode", ["linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow"])

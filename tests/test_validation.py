@@ -54,7 +54,7 @@ BAD = [
         ValueError,
         r"opset\(s\) \[19\]",
     ),
-    (dict(scales=[2, 2], opset=12), ValueError, "opset=12 is not supported"),
+    (dict(scales=[2, 2], opset=9), ValueError, "opset=9 is not supported; Resize exists from opset 10"),
     (
         dict(roi=[0, 0, 1], sizes=[2, 2], coordinate_transformation_mode="tf_crop_and_resize"),
         ValueError,

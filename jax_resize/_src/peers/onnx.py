@@ -1,4 +1,4 @@
-"""Peer: the ONNX Resize operator (opsets 10, 11, 13, 18, 19), and its per-axis weight matrix.
+"""Peer: the ONNX Resize operator (every opset >= 10: Resize-10, 11, 13, 18, 19), and its per-axis weight matrix.
 
 Contract: :func:`onnx_resize` takes the operator's inputs and attributes by their ONNX names,
 checks them against the chosen opset, resolves the output shape and per-axis scales on the host
@@ -44,7 +44,12 @@ NEAREST_MODES = ("round_prefer_floor", "round_prefer_ceil", "floor", "ceil")
 _ALL_NEAREST_MODES = NEAREST_MODES + ("simple",)
 MODES = ("nearest", "linear", "cubic")
 
+#: The Resize schema versions: the opsets at which the operator changed. Any other opset >= 10 runs
+#: the version in force at it (12 -> Resize-11, 14..17 -> Resize-13, 20 and later -> Resize-19).
 OPSETS = (10, 11, 13, 18, 19)
+#: The newest default-domain opset known when ``onnx`` is not installed (onnx 1.23 knows 28); with
+#: ``onnx`` installed its own ``onnx.defs.onnx_opset_version()`` is the limit.
+LATEST_KNOWN_OPSET = 28
 KEEP_ASPECT_RATIO_POLICIES = ("stretch", "not_larger", "not_smaller")
 
 # coordinate_transformation_mode values per opset (Resize-10 has no such attribute).
@@ -78,6 +83,41 @@ _OPSET11_ATTRIBUTES = dict(
     extrapolation_value=0.0,
 )
 _OPSET18_ATTRIBUTES = dict(antialias=0, axes=None, keep_aspect_ratio_policy="stretch")
+
+
+def resize_version(opset: int) -> int:
+    """The Resize schema version in force at a model's ``opset`` (its ``since_version``).
+
+    ``onnx.defs.get_schema("Resize", opset).since_version`` when ``onnx`` is installed, else the
+    same answer from :data:`OPSETS`: 12 -> 11, 14..17 -> 13, 20 and later -> 19.
+
+    Raises:
+      ValueError: ``opset`` is not an int >= 10, is newer than the opsets known here, or selects a
+        Resize version this library does not implement.
+
+    Example:
+      >>> resize_version(17), resize_version(20), resize_version(12)
+      (13, 19, 11)
+    """
+    if isinstance(opset, bool) or not isinstance(opset, (int, np.integer)) or opset < OPSETS[0]:
+        raise ValueError(f"opset={opset!r} is not supported; Resize exists from opset 10 on: pass an int >= 10.")
+    try:
+        from onnx import defs
+    except ImportError:
+        latest, version = LATEST_KNOWN_OPSET, max(v for v in OPSETS if v <= opset)
+    else:
+        latest = defs.onnx_opset_version()
+        version = defs.get_schema("Resize", min(int(opset), latest)).since_version
+    if opset > latest:
+        raise ValueError(
+            f"opset={opset!r} is newer than the ONNX opsets known here (10..{latest}); its Resize version "
+            "cannot be looked up. Upgrade onnx (and jax_resize), or pass the opset the model was written for."
+        )
+    if version not in OPSETS:
+        raise ValueError(
+            f"opset={opset!r} uses Resize-{version}, which jax_resize does not implement (it has {OPSETS})."
+        )
+    return int(version)
 
 
 def _check_opset_attributes(opset: int, given: dict) -> None:
@@ -139,7 +179,11 @@ def onnx_resize(
       roi: ``[2 * k]`` floats ``[start_1..start_k, end_1..end_k]`` in normalised input coordinates
         (k = number of resized axes); used only by ``tf_crop_and_resize``. May be traced (then
         the output is differentiable with respect to it; ``sizes`` must be given).
-      scales: ``[k]`` floats > 0 (static), rounded to float32 as ONNX's tensor(float).
+      scales: ``[k]`` floats > 0 (static), rounded to float32 as ONNX's tensor(float). The output
+        length is ``floor(in * scale)``: of the float32 product when ``scales`` is a float32 array
+        (onnxruntime's arithmetic, what exported graphs expect), of the exact product otherwise
+        (Python floats, float64 arrays: ``onnx.reference``'s). They differ only where the product
+        is within a float32 rounding of an integer, e.g. ``f32(15) / f32(7)`` on length 7.
       sizes: ``[k]`` non-negative ints (static). Exactly one of scales/sizes; empty arrays count
         as absent, as in ONNX.
       mode: ``"nearest"``, ``"linear"`` or ``"cubic"``.
@@ -155,9 +199,10 @@ def onnx_resize(
         (opset >= 18). Default: all axes.
       keep_aspect_ratio_policy: ``"stretch"``, ``"not_larger"``, ``"not_smaller"`` (with sizes,
         opset >= 18); ``out = round_half_up(scale * in)`` with the min/max ratio.
-      opset: 10, 11, 13, 18 or 19. Resize-10 takes ``X, scales`` and ``mode`` only, with
-        asymmetric coordinates and onnxruntime's rule for nearest (ceil when downsampling,
-        truncate otherwise).
+      opset: the model's opset, any int >= 10 that onnx knows; the Resize version in force there
+        applies (:func:`resize_version`: 12 -> 11, 14..17 -> 13, 20+ -> 19). Resize-10 takes
+        ``X, scales`` and ``mode`` only, with asymmetric coordinates and onnxruntime's rule for
+        nearest (ceil when downsampling, truncate otherwise).
       strategy: how the weights are applied — ``"auto"`` (default: polyphase slices for
         rational ratios and banded gathers otherwise on CPU/GPU, matmuls on TPU), ``"dense"``,
         ``"banded"`` or ``"polyphase"``. Not an ONNX attribute; values agree to float rounding.
@@ -183,8 +228,7 @@ def onnx_resize(
     Spec: ONNX Operators.md, "Resize" (versions 10, 11, 13, 18, 19); behaviour checked against
     ``onnx.reference`` and onnxruntime (see README for the deviations).
     """
-    if isinstance(opset, bool) or opset not in OPSETS:
-        raise ValueError(f"opset={opset!r} is not supported; allowed values: {OPSETS}.")
+    version = resize_version(opset)
     given = dict(
         coordinate_transformation_mode=coordinate_transformation_mode,
         nearest_mode=nearest_mode,
@@ -195,7 +239,7 @@ def onnx_resize(
         axes=axes,
         keep_aspect_ratio_policy=keep_aspect_ratio_policy,
     )
-    attrs = _attributes(opset, mode, roi, sizes, given)
+    attrs = _attributes(version, mode, roi, sizes, given)
     X = _v.data_array("X", X, attrs["mode"])
     axes = _v.axes_tuple(axes, X.ndim)
     specs = _axis_specs(X.shape, axes, roi, scales, sizes, attrs)
@@ -286,7 +330,9 @@ def _axis_specs(shape, axes, roi, scales, sizes, attrs) -> list[tuple]:
             ]
             axis_scales = [o / n if n else 1.0 for o, n in zip(out_sizes, in_sizes)]
         else:
-            out_sizes = [int(math.floor(sc * n)) for sc, n in zip(axis_scales, in_sizes)]
+            out_sizes = [
+                _scaled_length(n, sc, float32=scales.dtype == np.float32) for sc, n in zip(axis_scales, in_sizes)
+            ]
     else:
         out_sizes = [int(s) for s in _v.sizes_array(sizes, k)]
         _v.check_empty_axes(in_sizes, out_sizes, axes)
@@ -296,6 +342,19 @@ def _axis_specs(shape, axes, roi, scales, sizes, attrs) -> list[tuple]:
             axis_scales = [common] * k
             out_sizes = [int(common * n + 0.5) for n in in_sizes]  # round half up
     return list(zip(axes, in_sizes, out_sizes, axis_scales, pairs))
+
+
+def _scaled_length(in_size: int, scale: float, *, float32: bool) -> int:
+    """``floor(in_size * scale)``: of the float32 product when the scales came as a float32 tensor
+    (onnxruntime's arithmetic, and what an exported graph's later ops were traced with), else of
+    the exact product of the (float32-valued) scale, as ``onnx.reference`` computes it.
+
+    E.g. torch's opset-10 export of ``interpolate(size=15)`` on a length-7 axis writes
+    ``scales = f32(15) / f32(7)``: ``f32(7) * scale`` rounds to 15.0, the exact product is
+    14.99999952 (length 14)."""
+    if float32:
+        return int(math.floor(np.float32(in_size) * np.float32(scale)))
+    return int(math.floor(scale * in_size))
 
 
 def axis_record(
@@ -408,6 +467,11 @@ def weight_matrix(
     return _weights.record_matrix(record)
 
 
+def _absent(value) -> bool:
+    """An optional ONNX input that is missing: ``None`` or an empty (static) array."""
+    return value is None or (not _v.is_traced(value) and np.size(value) == 0)
+
+
 _NODE_INPUTS = {10: ("X", "scales")}
 _NODE_INPUTS_DEFAULT = ("X", "roi", "scales", "sizes")
 
@@ -423,7 +487,8 @@ def onnx_node_resize(node, *inputs: ArrayLike | Sequence[float] | None, opset: i
     Args:
       node: an ``onnx.NodeProto`` with ``op_type == "Resize"``.
       *inputs: the input arrays in the node's order.
-      opset: the model's ONNX opset for the default domain (10, 11, 13, 18 or 19).
+      opset: the model's ONNX opset for the default domain (any opset >= 10 that onnx knows; the
+        Resize version in force there applies, see :func:`resize_version`).
 
     Returns:
       The output ``Y`` (dtype of ``X``).
@@ -444,13 +509,23 @@ def onnx_node_resize(node, *inputs: ArrayLike | Sequence[float] | None, opset: i
         raise ValueError(
             f"node must be an onnx.NodeProto with op_type 'Resize'; got {getattr(node, 'op_type', node)!r}."
         )
-    names = _NODE_INPUTS.get(opset, _NODE_INPUTS_DEFAULT)
+    version = resize_version(opset)
+    names = _NODE_INPUTS.get(version, _NODE_INPUTS_DEFAULT)
     if len(inputs) > len(names):
-        raise ValueError(f"Resize-{opset} takes at most {len(names)} inputs {names}; got {len(inputs)}.")
+        raise ValueError(
+            f"Resize-{version} (opset {opset}) takes at most {len(names)} inputs {names}; got {len(inputs)}."
+        )
     args: dict[str, Any] = {}
     for i, name in enumerate(names):
         present = i < len(inputs) and i < len(node.input) and node.input[i] != ""
         args[name] = inputs[i] if present else None
+    if version >= 11 and args["roi"] is not None and all(_absent(args[n]) for n in ("scales", "sizes")):
+        raise ValueError(
+            f"Resize-{version} (opset {opset}) takes inputs {list(names)}: the second input is roi, and the "
+            f"scales go third (sizes fourth). The node's inputs are {list(node.input)} with neither scales nor "
+            "sizes; write it as ['X', '', 'scales'] (an empty name skips roi), or pass opset=10 if the model "
+            "is a Resize-10 graph with inputs [X, scales]."
+        )
     attrs: dict[str, Any] = {}
     allowed = set(_OPSET11_ATTRIBUTES) | set(_OPSET18_ATTRIBUTES) | {"mode"}
     for attr in node.attribute:

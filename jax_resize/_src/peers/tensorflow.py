@@ -110,10 +110,6 @@ SCALE_AND_TRANSLATE_KERNELS = {
 #: ``tf.image.resize``'s kernel for ``antialias=True`` or a ScaleAndTranslate-only method.
 _V2_KERNEL = {"bilinear": "triangle", "bicubic": "keyscubic"}
 
-#: ``tf.image.crop_and_resize`` rounds the nearest coordinate with ``roundf`` (half away from zero);
-#: coordinates inside the image are >= 0, so that is the ``round_prefer_ceil`` rule.
-CROP_NEAREST_RULE = "round_prefer_ceil"
-
 #: ``ResizeBicubic``'s coefficient table has ``TABLE_SIZE + 1`` entries per branch.
 TABLE_SIZE = 1024
 #: Weight sums at most this are left unnormalised (ResizeBicubic, ScaleAndTranslate).
