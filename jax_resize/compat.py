@@ -8,7 +8,11 @@ the measured exactness).
 * :func:`pil_resize` — Pillow's ``Image.fromarray(a, mode).resize`` (``box``, ``reducing_gap``;
   premultiplied alpha for LA/RGBA as Pillow), with the ``PIL.Image.Resampling`` constants
   ``NEAREST`` ... ``LANCZOS``;
-* :func:`tf_resize` — TensorFlow 2's ``tf.image.resize``.
+* :func:`tf_resize` — TensorFlow 2's ``tf.image.resize`` (also ``gaussian``, ``mitchellcubic``);
+* :func:`tf_resize_v1` — TF1's ``tf.compat.v1.image.resize`` (``align_corners``), and the TF1
+  kernels :func:`tf_resize_bilinear`, :func:`tf_resize_bicubic`, :func:`tf_resize_nearest_neighbor`,
+  :func:`tf_resize_area` (``tf.compat.v1.image.resize_bilinear`` ...: ``align_corners``,
+  ``half_pixel_centers``).
 """
 
 from jax_resize._src.peers.opencv import (
@@ -22,7 +26,14 @@ from jax_resize._src.peers.opencv import (
     cv2_resize,
 )
 from jax_resize._src.peers.pillow import BICUBIC, BILINEAR, BOX, HAMMING, LANCZOS, NEAREST, pil_resize
-from jax_resize._src.peers.tensorflow import tf_resize
+from jax_resize._src.peers.tensorflow import (
+    tf_resize,
+    tf_resize_area,
+    tf_resize_bicubic,
+    tf_resize_bilinear,
+    tf_resize_nearest_neighbor,
+    tf_resize_v1,
+)
 from jax_resize._src.peers.torch import torch_interpolate
 
 __all__ = [
@@ -42,5 +53,10 @@ __all__ = [
     "cv2_resize",
     "pil_resize",
     "tf_resize",
+    "tf_resize_area",
+    "tf_resize_bicubic",
+    "tf_resize_bilinear",
+    "tf_resize_nearest_neighbor",
+    "tf_resize_v1",
     "torch_interpolate",
 ]

@@ -45,3 +45,34 @@ def test_area_overlaps():
     w = kernels.AREA(np, d, 2.0)
     np.testing.assert_allclose(w, [0, 0.5, 1, 1, 1, 0.5, 0])
     assert kernels.AREA.support(3.0) == 2.0
+
+
+def test_mitchell_netravali_values():
+    # Mitchell & Netravali (1988) eq. (8), B = C = 1/3: k(0) = (6 - 2B)/6 = 8/9,
+    # k(1) = (-B - 6C + 6B + 30C - 12B - 48C + 8B + 24C)/6 = (B)/6 = 1/18, k(2) = 0
+    k = kernels.MITCHELL
+    np.testing.assert_allclose(k(np, np.array([0.0, 1.0, -1.0, 2.0, 2.5])), [8 / 9, 1 / 18, 1 / 18, 0, 0], atol=1e-15)
+    # at 0.5: (7/6)/8 - 2/4 + 8/9 = 0.53472...; at 1.5: (-7/18)*3.375 + 2*2.25 - (10/3)*1.5 + 16/9
+    np.testing.assert_allclose(k(np, np.array([0.5, 1.5])), [7 / 48 - 0.5 + 8 / 9, -7 * 3.375 / 18 + 4.5 - 5 + 16 / 9])
+    # B = 0 is Keys' kernel with a = -C
+    x = np.linspace(-2.5, 2.5, 101)
+    keys = kernels.keys_cubic(-0.75)(np, x)
+    np.testing.assert_allclose(kernels.mitchell_netravali(0.0, 0.75)(np, x), keys, atol=1e-14)
+
+
+@pytest.mark.parametrize("b,c", [(1 / 3, 1 / 3), (1.0, 0.0), (0.0, 0.5)])
+def test_mitchell_netravali_partition_of_unity(b, c):
+    k = kernels.mitchell_netravali(b, c)
+    for x in np.random.default_rng(1).uniform(-3, 3, 50):
+        taps = np.arange(np.floor(x) - 3, np.floor(x) + 4)
+        assert abs(k(np, taps - x).sum() - 1) < 1e-12
+
+
+def test_gaussian_values():
+    k = kernels.GAUSSIAN  # sigma 0.5, radius 1.5
+    assert k.radius == 1.5 and "gaussian" in kernels.KERNELS and "mitchell" in kernels.KERNELS
+    np.testing.assert_allclose(k(np, np.array([0.0, 0.5, -1.0, 1.49])), np.exp(-np.array([0, 0.25, 1, 1.49**2]) / 0.5))
+    np.testing.assert_array_equal(k(np, np.array([1.5, -1.5, 2.0])), [0, 0, 0])
+    assert kernels.gaussian(2.0).radius == 6.0
+    # stretched by 2: k(d / 2)
+    np.testing.assert_allclose(k(np, np.array([1.0]), 2.0), k(np, np.array([0.5])))

@@ -2,17 +2,24 @@
 
 Contract: ``crop_and_resize(image, boxes, box_indices, crop_size)`` returns, for every box, the
 crop of ``image[box_indices[b]]`` between the normalised corners ``(y1, x1)`` and ``(y2, x2)``,
-sampled on a ``crop_h x crop_w`` grid with TensorFlow's rule (the ONNX ``tf_crop_and_resize``
-coordinates). The boxes are traced: each box's per-axis taps come from the coordinates layer
-(``source_coordinates(..., xp=jax.numpy)``) and the weights layer (ONNX's ``axis_record``), the
-path ``onnx_resize`` uses for a traced ``roi``, so the output is differentiable with respect to
-``image`` and ``boxes``. The boxes are batched with ``jax.vmap``.
+sampled on a ``crop_h x crop_w`` grid, with the values TensorFlow's CPU kernel
+(``core/kernels/image/crop_and_resize_op.cc``) computes: its float32 source coordinates, its
+extrapolation test, its ``floorf``/``ceilf`` bilinear lerps and ``roundf`` nearest, each
+operation rounded to float32 in its order. The boxes are traced (one jitted function for any box
+values; differentiable with respect to ``image`` and, for bilinear, ``boxes``).
+
+Why the arithmetic is guarded: XLA's CPU backend contracts a product that feeds an addition into
+one fused multiply-add (one rounding where TensorFlow's kernel rounds twice), and rewrites a
+division by a broadcast value as a multiplication by its reciprocal. Either moves a coordinate
+by an ulp — enough to turn the sample on the last pixel into ``extrapolation_value``, or to move
+a nearest sample across a ``.5`` — and which rewrite applies depends on the fusion, hence on the
+other boxes in the batch. :func:`_rounded` and :func:`_divide` hide their operands from those
+rewrites, so every product and quotient is rounded on its own, as in the kernel.
 """
 
 from __future__ import annotations
 
 import functools
-import math
 
 import jax
 import jax.numpy as jnp
@@ -20,11 +27,7 @@ import numpy as np
 from jax.typing import ArrayLike
 
 from . import dtypes as _dtypes
-from . import kernels as _kernels
 from . import validation as _v
-from . import weights as _weights
-from .peers import onnx as _onnx
-from .peers import tensorflow as _tensorflow
 
 #: ``method`` values, as in ``tf.image.crop_and_resize``.
 CROP_METHODS = ("bilinear", "nearest")
@@ -37,39 +40,51 @@ def _crop_size(crop_size) -> tuple[int, int]:
     return size[0], size[1]
 
 
-def _live_columns(radius: float) -> np.ndarray:
-    """Columns of ``filter_taps``'s window that can hold a non-zero weight at stretch 1.
+def _rounded(x: jax.Array) -> jax.Array:
+    """``x`` (a product), rounded to float32 before any addition uses it.
 
-    The window is ``ceil(x) + o`` for offsets ``o`` in ``[-half, half)``; the distance
-    ``d = ceil(x) + o - x`` lies in ``[o, o + 1)``, so a column is identically zero when
-    ``o + 1 <= -radius`` or ``o >= radius`` (for the triangle: the two middle columns remain).
+    A select on ``x == x`` (false only for NaN, which stays NaN) stands between the product and
+    its consumer, so XLA cannot contract the two into a fused multiply-add. jax has no switch for
+    contraction; ``lax.reduce_precision(x, 8, 23)`` and ``lax.optimization_barrier`` do not stop
+    it on XLA's CPU backend, this select does (``tests/test_crop_and_resize.py`` compares with
+    TensorFlow under ``jax.jit``, several boxes per call).
     """
-    half = int(math.ceil(radius)) + 1
-    offsets = np.arange(2 * half) - half
-    return np.nonzero((offsets + 1 > -radius) & (offsets < radius))[0]
+    return jnp.where(x == x, x, jnp.float32(jnp.nan))
 
 
-def _axis(in_size: int, out_size: int, start, end, method: str):
-    """One axis of one box: ``(index or (index, weight), outside)`` from ONNX's record."""
+def _divide(x: jax.Array, divisor: int) -> jax.Array:
+    """``x / divisor``, correctly rounded in float32 (the static ``divisor`` is not made a reciprocal).
+
+    The divisor is selected per element (``x == x`` as in :func:`_rounded`), so it is not a
+    broadcast constant that XLA's simplifier replaces by a multiplication with ``1 / divisor``.
+    """
+    return x / jnp.where(x == x, jnp.float32(divisor), jnp.float32(jnp.nan))
+
+
+def _source_coordinates(start: jax.Array, end: jax.Array, in_size: int, out_size: int) -> jax.Array:
+    """TensorFlow's float32 source coordinate of every output row of every box, ``[num_boxes, out_size]``.
+
+    ``out_size > 1``: ``start * (in - 1) + i * scale`` with ``scale = (end - start) * (in - 1) /
+    (out_size - 1)``; ``out_size == 1``: ``0.5 * (start + end) * (in - 1)`` (the kernel evaluates
+    this one in double and stores it as float; ``0.5 * s`` is exact, so the single float32
+    rounding of the product is the same value).
+    """
+    last = jnp.float32(in_size - 1)
     if out_size == 1:
-        # TF: in = 0.5 * (start + end) * (in_size - 1). A zero-length roi at the midpoint gives
-        # exactly that in both of source_coordinates' branches (its test of `scale * in_size == 1`
-        # is not exact in floating point for every in_size).
-        start = end = 0.5 * (start + end)
-    scale = out_size / in_size
-    record = _onnx.axis_record(
-        in_size,
-        out_size,
-        scale,
-        mode="nearest" if method == "nearest" else "linear",
-        roi=(start, end),
-        coordinate_transformation_mode="tf_crop_and_resize",
-        nearest_mode=_tensorflow.CROP_NEAREST_RULE,
-    )
-    if isinstance(record, _weights.Gather):
-        return record.index, record.outside
-    live = _live_columns(_kernels.TRIANGLE.radius)
-    return (record.index[:, live], record.weight[:, live]), record.outside
+        return ((0.5 * (start + end)) * last)[:, None]
+    scale = _divide((end - start) * last, out_size - 1)
+    i = jnp.arange(out_size, dtype=jnp.float32)
+    return _rounded(start * last)[:, None] + _rounded(i[None, :] * scale[:, None])
+
+
+def _inside(coord: jax.Array, in_size: int) -> jax.Array:
+    """The kernel's test ``!(in < 0 || in > in_size - 1)``; NaN (traced non-finite boxes) is outside."""
+    return (coord >= 0) & (coord <= jnp.float32(in_size - 1))
+
+
+def _index(value: jax.Array, in_size: int) -> jax.Array:
+    """An integer-valued float coordinate as a gather index (clipped: outside samples are masked)."""
+    return jnp.clip(value, 0, in_size - 1).astype(jnp.int32)
 
 
 def crop_and_resize(
@@ -83,34 +98,40 @@ def crop_and_resize(
     """Crops boxes from a batch of images and resizes them, as ``tf.image.crop_and_resize``.
 
     For box ``b = [y1, x1, y2, x2]`` (normalised: 0 and 1 are the first and last pixel centres)
-    and output row ``i`` of ``crop_h``, the input row is
+    and output row ``i`` of ``crop_h``, the input row is, in float32 and in this order,
 
-    ``in_y = y1 * (H - 1) + i * (y2 - y1) * (H - 1) / (crop_h - 1)`` (``crop_h > 1``), or
+    ``in_y = y1 * (H - 1) + i * ((y2 - y1) * (H - 1) / (crop_h - 1))`` (``crop_h > 1``), or
     ``in_y = 0.5 * (y1 + y2) * (H - 1)`` (``crop_h == 1``),
 
     and likewise for columns with ``x1, x2, W, crop_w``. ``y1 > y2`` flips the crop vertically
     (``x1 > x2`` horizontally); boxes may extend beyond the image. A sample with ``in_y`` or
-    ``in_x`` outside ``[0, H - 1]`` / ``[0, W - 1]`` takes ``extrapolation_value``; the others are
-    interpolated bilinearly (``floor``/``ceil`` neighbours) or take the nearest pixel
-    (``round``, half away from zero). These are ONNX Resize's ``tf_crop_and_resize`` coordinates
-    with ``roi = (y1, y2)``; nearest is its ``nearest_mode="round_prefer_ceil"``.
+    ``in_x`` outside ``[0, H - 1]`` / ``[0, W - 1]`` takes ``extrapolation_value``. Bilinear
+    lerps the ``floor``/``ceil`` neighbours as TensorFlow does (``top = tl + (tr - tl) * dx``,
+    the same for the bottom row, then ``top + (bottom - top) * dy``); nearest takes the pixel at
+    ``roundf`` (half away from zero) of each coordinate. Every operation is rounded to float32
+    as in TensorFlow's CPU kernel, so the results are TensorFlow's float32 values exactly (NaN
+    where TensorFlow has NaN), with and without an enclosing ``jax.jit`` (see the module
+    docstring for how XLA's rewrites are kept out).
 
     Args:
-      image: ``[N, H, W, C]`` array, any real dtype (computed and returned as float32).
-      boxes: ``[num_boxes, 4]`` float ``[y1, x1, y2, x2]``; may be traced (differentiable).
+      image: ``[N, H, W, C]`` array, any real dtype (converted to float32 as TensorFlow does).
+      boxes: ``[num_boxes, 4]`` float ``[y1, x1, y2, x2]`` (converted to float32); may be traced
+        (differentiable). Non-finite values are refused when concrete, as TensorFlow does; traced
+        ones give ``extrapolation_value`` at the samples they reach.
       box_indices: ``[num_boxes]`` integers in ``[0, N)``: the image each box is cut from. Checked
         when concrete; traced indices out of range are clamped.
       crop_size: ``(crop_h, crop_w)``, positive Python ints (static).
       method: ``"bilinear"`` (default) or ``"nearest"``.
-      extrapolation_value: value of samples outside the image (a static float).
+      extrapolation_value: value of samples outside the image (a static float, stored as float32).
 
     Returns:
       float32 array ``[num_boxes, crop_h, crop_w, C]``.
 
     Raises:
       ValueError: ``image`` not rank 4 or with an empty spatial axis, ``boxes`` not
-        ``[num_boxes, 4]``, ``box_indices`` not ``[num_boxes]`` or (concrete) out of
-        ``[0, N)``, a ``crop_size`` that is not two positive ints, an unknown ``method``.
+        ``[num_boxes, 4]`` or (concrete) not finite, ``box_indices`` not ``[num_boxes]`` or
+        (concrete) out of ``[0, N)``, a ``crop_size`` that is not two positive ints, an unknown
+        ``method``.
       TypeError: non-numeric ``image``/``boxes``, non-integer ``box_indices``, traced
         ``crop_size``/``method``/``extrapolation_value``.
 
@@ -121,8 +142,8 @@ def crop_and_resize(
       >>> out[0, :, :, 0].tolist()
       [[0.0, 3.0], [12.0, 15.0]]
 
-    Source: TensorFlow ``tf.image.crop_and_resize`` (``core/kernels/image/crop_and_resize_op.cc``);
-    ONNX Resize ``coordinate_transformation_mode="tf_crop_and_resize"``.
+    Source: TensorFlow ``tf.image.crop_and_resize`` (``core/kernels/image/crop_and_resize_op.cc``,
+    the CPU functor ``CropAndResize<CPUDevice, T>``).
     """
     method = _v.choice("method", method, CROP_METHODS)
     extrapolation_value = _v.finite_float("extrapolation_value", extrapolation_value)
@@ -130,18 +151,22 @@ def crop_and_resize(
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
     if dtype.kind in "bc":
         raise TypeError(f"image must be real (int or float); got dtype {dtype}.")
-    image = jnp.asarray(image)
-    if image.ndim != 4:
-        raise ValueError(f"image must have rank 4 [N, H, W, C]; got shape {image.shape}.")
+    if np.ndim(image) != 4:
+        raise ValueError(f"image must have rank 4 [N, H, W, C]; got shape {np.shape(image)}.")
+    # TensorFlow converts each pixel with static_cast<float>; numpy does that on the host for
+    # 64-bit inputs that jax (without x64) would first narrow to 32 bits.
+    image = image.astype(jnp.float32) if isinstance(image, jax.Array) else jnp.asarray(np.asarray(image, np.float32))
     n, height, width, _ = image.shape
     if height < 1 or width < 1:
         raise ValueError(f"image must have H >= 1 and W >= 1; got shape {image.shape}.")
     boxes_dtype = _dtypes.dtype_of(boxes)
     if boxes_dtype.kind not in "fiu":
         raise TypeError(f"boxes must be real numbers; got dtype {boxes_dtype}.")
+    if np.ndim(boxes) != 2 or np.shape(boxes)[1] != 4:
+        raise ValueError(f"boxes must have shape [num_boxes, 4] ([y1, x1, y2, x2] rows); got {np.shape(boxes)}.")
+    if not _v.is_traced(boxes) and not np.all(np.isfinite(np.asarray(boxes, np.float32))):
+        raise ValueError("boxes must be finite (TensorFlow refuses non-finite boxes too).")
     boxes = jnp.asarray(boxes, jnp.float32)
-    if boxes.ndim != 2 or boxes.shape[1] != 4:
-        raise ValueError(f"boxes must have shape [num_boxes, 4] ([y1, x1, y2, x2] rows); got {boxes.shape}.")
     index_dtype = _dtypes.dtype_of(box_indices)
     if index_dtype.kind not in "iu":
         raise TypeError(f"box_indices must be integers; got dtype {index_dtype}.")
@@ -155,7 +180,6 @@ def crop_and_resize(
         if bad.size:
             raise ValueError(f"box_indices must be in [0, N) = [0, {n}); got {bad.tolist()[:8]!r}.")
     box_indices = jnp.asarray(box_indices, jnp.int32)
-    image = image.astype(jnp.float32)
     return _crop_and_resize(
         image, boxes, box_indices, crop_h=crop_h, crop_w=crop_w, method=method, extrapolation_value=extrapolation_value
     )
@@ -164,34 +188,31 @@ def crop_and_resize(
 @functools.partial(jax.jit, static_argnames=("crop_h", "crop_w", "method", "extrapolation_value"))
 def _crop_and_resize(image, boxes, box_indices, *, crop_h, crop_w, method, extrapolation_value):
     _, height, width, _ = image.shape
+    in_y = _source_coordinates(boxes[:, 0], boxes[:, 2], height, crop_h)  # [B, crop_h]
+    in_x = _source_coordinates(boxes[:, 1], boxes[:, 3], width, crop_w)  # [B, crop_w]
+    inside = _inside(in_y, height)[:, :, None] & _inside(in_x, width)[:, None, :]  # [B, crop_h, crop_w]
+    n = jnp.clip(box_indices, 0, image.shape[0] - 1)[:, None, None]
+    if method == "nearest":
+        out = image[
+            n, _index(_round_half_away(in_y), height)[:, :, None], _index(_round_half_away(in_x), width)[:, None, :]
+        ]
+    else:
+        top, left = jnp.floor(in_y), jnp.floor(in_x)
+        dy = (in_y - top)[:, :, None, None]  # exact: the fraction of a float
+        dx = (in_x - left)[:, None, :, None]
+        t, b = _index(top, height)[:, :, None], _index(jnp.ceil(in_y), height)[:, :, None]
+        lf, r = _index(left, width)[:, None, :], _index(jnp.ceil(in_x), width)[:, None, :]
+        top_row = image[n, t, lf] + _rounded((image[n, t, r] - image[n, t, lf]) * dx)
+        bottom_row = image[n, b, lf] + _rounded((image[n, b, r] - image[n, b, lf]) * dx)
+        out = top_row + _rounded((bottom_row - top_row) * dy)
+    return jnp.where(inside[..., None], out, jnp.float32(extrapolation_value))
 
-    def one_box(box, index):
-        y_op, y_out = _axis(height, crop_h, box[0], box[2], method)
-        x_op, x_out = _axis(width, crop_w, box[1], box[3], method)
-        if method == "nearest":
-            out = image[index, y_op[:, None], x_op[None, :]]  # [crop_h, crop_w, C]
-        else:
-            out = _gather_taps(image, index, y_op, x_op)
-        outside = y_out[:, None] | x_out[None, :]
-        return jnp.where(outside[:, :, None], jnp.float32(extrapolation_value), out)
 
-    return jax.vmap(one_box)(boxes, box_indices)
+def _round_half_away(coord: jax.Array) -> jax.Array:
+    """C's ``roundf`` for the non-negative coordinates it is applied to: ``floor``, plus one from ``.5`` up.
 
-
-def _gather_taps(image, index, y_taps, x_taps):
-    """``out[i, j] = sum_{k, l} wy[i, k] wx[j, l] image[index, iy[i, k], ix[j, l]]``, ``[crop_h, crop_w, C]``.
-
-    The banded contraction of :func:`.banded.banded_traced` over both spatial axes, with the box's
-    image index folded into each gather: slicing ``image[index]`` first would, under ``vmap``,
-    materialise a ``[num_boxes, H, W, C]`` copy (and its gradient a scatter into one).
-    Zero-weight taps are skipped, so non-finite pixels reach only the samples that weight them.
+    ``floor(x + 0.5)`` would differ at ``0.49999997`` (the sum rounds up to 1); ``x - floor(x)``
+    is exact.
     """
-    (iy, wy), (ix, wx) = y_taps, x_taps
-    out = None
-    for ky in range(iy.shape[1]):
-        for kx in range(ix.shape[1]):
-            v = image[index, iy[:, ky, None], ix[None, :, kx]]  # [crop_h, crop_w, C]
-            w = (wy[:, ky, None] * wx[None, :, kx])[:, :, None].astype(image.dtype)
-            term = jnp.where(w != 0, w * v, 0)
-            out = term if out is None else out + term
-    return out
+    low = jnp.floor(coord)
+    return low + (coord - low >= 0.5)

@@ -4,7 +4,8 @@ Contract: a :class:`Kernel` maps a *signed* distance ``d = tap - x_original`` (i
 the antialias ``stretch`` (>= 1) to a weight, and is exactly zero for ``|d| >= kernel.support(stretch)``
 (the box filter is non-zero on ``(-0.5, 0.5]``, half-open). ``xp`` is the array namespace (numpy on
 the host, jax.numpy for traced coordinates). :data:`KERNELS` holds the fixed kernels by name;
-parametrised families (:func:`keys_cubic`, :func:`lanczos`) are built on demand. Front ends register
+parametrised families (:func:`keys_cubic`, :func:`lanczos`, :func:`gaussian`,
+:func:`mitchell_netravali`) are built on demand. Front ends register
 kernels with their own evaluation order (:func:`register`).
 
 Sources:
@@ -14,6 +15,12 @@ Sources:
     ``cubic_coeff_a``; -0.5 and -0.75 are the common choices).
   * Lanczos: windowed sinc, ``sinc(d) * sinc(d / a)`` (Duchon 1979), evaluated as
     ``a sin(pi d) sin(pi d / a) / (pi d)**2``.
+  * Gaussian: ``exp(-d**2 / (2 sigma**2))`` cut off at a radius; the registered ``gaussian`` is
+    K. Turkowski's choice for a 3-pixel support, "Filters for common resampling tasks" (Graphics
+    Gems, 1990): sigma = 0.5, radius 1.5 (= 3 sigma).
+  * Mitchell-Netravali cubic, D. P. Mitchell and A. N. Netravali, "Reconstruction filters in
+    computer graphics", SIGGRAPH 1988, eq. (8) with parameters ``B``, ``C``; the registered
+    ``mitchell`` is their recommended ``B = C = 1/3`` (not interpolating: ``k(0) = 8/9``).
   * box: nearest-neighbour averaging.
   * area: exact overlap of the output pixel's footprint with each input pixel; it depends on the
     footprint width, so it takes the stretch itself (its support is ``(stretch + 1) / 2``).
@@ -102,6 +109,37 @@ def lanczos(a: int) -> Kernel:
     return Kernel(f"lanczos{a}", float(a), _scaled(profile))
 
 
+def gaussian(sigma: float, radius: float | None = None, name: str | None = None) -> Kernel:
+    """Gaussian ``exp(-d**2 / (2 sigma**2))`` for ``|d| < radius`` (default ``3 sigma``), else 0."""
+    radius = 3.0 * sigma if radius is None else float(radius)
+    denominator = 2.0 * sigma * sigma
+
+    def profile(xp, d):
+        x = xp.abs(d)
+        return xp.where(x < radius, xp.exp(-(x * x) / denominator), 0.0)
+
+    return Kernel(name or f"gaussian(sigma={sigma}, radius={radius})", radius, _scaled(profile))
+
+
+def mitchell_netravali(b: float, c: float, name: str | None = None) -> Kernel:
+    """Mitchell-Netravali (1988) cubic with parameters ``B``, ``C``; radius 2.
+
+    ``6 k(x) = (12 - 9B - 6C)|x|^3 + (-18 + 12B + 6C)|x|^2 + (6 - 2B)`` for ``|x| < 1`` and
+    ``(-B - 6C)|x|^3 + (6B + 30C)|x|^2 + (-12B - 48C)|x| + (8B + 24C)`` for ``1 <= |x| < 2``,
+    evaluated in Horner form. ``B = 0`` gives Keys' kernel with ``a = -C``.
+    """
+    p3, p2, p0 = (12 - 9 * b - 6 * c) / 6, (-18 + 12 * b + 6 * c) / 6, (6 - 2 * b) / 6
+    q3, q2, q1, q0 = (-b - 6 * c) / 6, (6 * b + 30 * c) / 6, (-12 * b - 48 * c) / 6, (8 * b + 24 * c) / 6
+
+    def profile(xp, d):
+        x = xp.abs(d)
+        near = ((p3 * x + p2) * x) * x + p0  # |x| < 1
+        far = ((q3 * x + q2) * x + q1) * x + q0  # 1 <= |x| < 2
+        return xp.where(x < 1, near, xp.where(x < 2, far, 0.0))
+
+    return Kernel(name or f"mitchell_netravali(b={b}, c={c})", 2.0, _scaled(profile))
+
+
 def _box(xp, d):
     return xp.where((d > -0.5) & (d <= 0.5), 1.0, 0.0)
 
@@ -116,3 +154,5 @@ def _area(xp, d, stretch):
 TRIANGLE = register(Kernel("triangle", 1.0, _scaled(_triangle)))
 BOX = register(Kernel("box", 0.5, _scaled(_box)))
 AREA = register(Kernel("area", 0.5, _area, support_fn=lambda stretch: (stretch + 1.0) / 2.0))
+GAUSSIAN = register(gaussian(0.5, 1.5, name="gaussian"))
+MITCHELL = register(mitchell_netravali(1.0 / 3.0, 1.0 / 3.0, name="mitchell"))

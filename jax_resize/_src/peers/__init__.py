@@ -11,7 +11,9 @@ rules are explicit imports (torch's antialias uses Pillow's window: ``from . imp
 * :mod:`.pillow` — ``PIL.Image.resize`` (``pil_resize``, the ``pil_*`` methods of ``resize``);
 * :mod:`.torch` — ``torch.nn.functional.interpolate`` (``torch_interpolate``);
 * :mod:`.opencv` — ``cv2.resize`` (``cv2_resize``);
-* :mod:`.tensorflow` — ``tf.image.resize`` (``tf_resize``).
+* :mod:`.tensorflow` — ``tf.image.resize`` (``tf_resize``), ``tf.compat.v1.image.resize`` and its
+  kernels (``tf_resize_v1``, ``tf_resize_bilinear``, ``tf_resize_bicubic``,
+  ``tf_resize_nearest_neighbor``, ``tf_resize_area``).
 
 The module names match the peers; inside this package they never shadow the real packages
 (absolute imports only).

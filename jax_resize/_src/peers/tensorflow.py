@@ -1,49 +1,367 @@
-"""Peer: TensorFlow 2's ``tf.image.resize`` (``tf_resize``) on the core layers.
+"""Peer: TensorFlow's image resizers on the core layers — ``tf.image.resize`` (``tf_resize``),
+``tf.compat.v1.image.resize`` (``tf_resize_v1``) and the v1 kernels ``resize_bilinear``,
+``resize_bicubic``, ``resize_nearest_neighbor``, ``resize_area`` (``tf_resize_bilinear`` ...).
 
-Contract: same argument names, defaults and output shapes as ``tf.image.resize``; values follow
-TF2's kernels (``tensorflow/python/ops/image_ops_impl.py``, ``resize_images_v2``): half-pixel
-centres everywhere; ``bilinear``/``bicubic`` without antialias are ``ResizeBilinear`` /
-``ResizeBicubic`` with ``half_pixel_centers=True`` (Keys a = -0.5, out-of-image taps dropped and
-renormalised — the same weights as ``jax.image.resize``); with antialias and for ``lanczos3``,
-``lanczos5`` they are ``ScaleAndTranslate`` kernels; ``area`` is ``ResizeArea``; ``nearest`` is
-``ResizeNearestNeighbor(half_pixel_centers=True)``: ``floor((o + 0.5f) * f32(in / out))``.
+Contract: same argument names, defaults, output shapes and dtypes as TensorFlow 2.21's functions;
+values follow its CPU kernels (``tensorflow/core/kernels/image/``), each axis's record built on
+the host in TensorFlow's own float32 arithmetic:
+
+* scale ``f32(in) / f32(out)``, or ``f32(in - 1) / f32(out - 1)`` with ``align_corners`` when
+  ``in > 1`` and ``out > 1`` (:func:`resize_scale`); source coordinate ``(f32(o) + 0.5) * scale - 0.5`` with
+  ``half_pixel_centers``, else ``f32(o) * scale`` (:func:`source_coordinates`);
+* ``ResizeNearestNeighbor``: ``floorf`` of the coordinate (``roundf`` with ``align_corners``),
+  the half-pixel one without its ``- 0.5`` (:func:`nearest_indices`);
+* ``ResizeBilinear``: taps ``max(floor(x), 0)`` and ``min(ceil(x), in - 1)``, lerp
+  ``x - floor(x)`` (:func:`bilinear_taps`);
+* ``ResizeBicubic``: Keys weights read from a 1025-entry float32 table at
+  ``lrintf(1024 (x - floor(x)))``; half-pixel centres use a = -0.5, drop taps outside the image and
+  renormalise, the legacy coordinates use a = -0.75 with edge-clamped taps
+  (:func:`keys_table`, :func:`bicubic_taps`);
+* ``ResizeArea``: exact float32 overlaps of ``[o, o + 1) * scale`` with the input pixels,
+  clamped at the edges (:func:`area_taps`), the sum multiplied once by ``1 / (scale_h scale_w)``
+  (:func:`area_factor`);
+* ``ScaleAndTranslate`` (antialiased bilinear/bicubic, lanczos3/5, gaussian, mitchellcubic):
+  samples ``(o + 0.5) / scale``, window ``[ceil(s - r - 0.5), floor(s + r - 0.5)]`` clipped to the
+  image, kernel evaluated in float32 at ``|j + 0.5 - s| / kernel_scale``, rows renormalised
+  (:func:`scale_and_translate_taps`; the triangle, Keys and Mitchell-Netravali kernels of
+  :mod:`..kernels`, Lanczos and Gaussian in TensorFlow's evaluation order).
+
+The per-axis weights equal TensorFlow's bit for bit, except Lanczos's (``sinf`` is emulated by the
+float64 sine rounded to float32: a last-bit difference for a few arguments); what remains is the
+order of float32 additions (TensorFlow interpolates bilinear as ``a + (b - a) t``, and adds the
+edge pixel once per clamped tap).
+
+Filtered methods convert every input value to float32 first and compute in float32 (float32
+output for every input dtype); nearest copies values (the input dtype).
 """
 
 from __future__ import annotations
 
+import functools
+import numbers
+
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
 from .. import apply as _apply
 from .. import dtypes as _dtypes
+from .. import kernels as _kernels
 from .. import validation as _v
 from .. import weights as _weights
-from . import jax_image as _jax_image
 
-TF_METHODS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5")
-_TO_RESIZE = {"bilinear": "linear", "bicubic": "cubic", "area": "area", "lanczos3": "lanczos3", "lanczos5": "lanczos5"}
+_F32 = np.float32
 
-
-#: ``tf.image.crop_and_resize`` rounds the nearest coordinate with ``roundf`` (half away from zero);
-#: coordinates inside the image are >= 0, so that is the ``round_prefer_ceil`` rule.
-CROP_NEAREST_RULE = "round_prefer_ceil"
+#: ``tf.image.ResizeMethod`` values accepted by :func:`tf_resize`.
+TF_METHODS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
+#: ``tf.compat.v1.image.ResizeMethod`` values (``BILINEAR = 0`` ... ``AREA = 3``), by name.
+V1_METHODS = ("bilinear", "nearest", "bicubic", "area")
 
 
-def nearest_indices(in_size: int, out_size: int) -> np.ndarray:
-    """``ResizeNearestNeighbor(half_pixel_centers=True)``: ``min(floor((o + 0.5f) * s), in - 1)``,
-    ``s = f32(in) / f32(out)``, all in float32 as TensorFlow computes it. Shape ``[out_size]``."""
-    f32 = np.float32
-    scale = f32(in_size) / f32(out_size)
-    o = np.arange(out_size, dtype=f32)
-    return _weights.nearest_indices((o + f32(0.5)) * scale, in_size, "floor")
+# --- ScaleAndTranslate's kernels in TensorFlow's evaluation order (sampling_kernels.h): float32
+# arithmetic on float32 distances; ``std::sin`` of a float (emulated by the float64 sine rounded to
+# float32), the Gaussian's exponential in float64 --------------------------------------------------
+
+_PI = _F32(3.14159265359)
+
+
+def _kernel(name: str, radius: float, profile) -> _kernels.Kernel:
+    """A registered kernel ``profile(|d| / stretch)`` evaluated on float32 host (numpy) distances."""
+
+    def fn(xp, d, stretch=1.0):
+        d = np.asarray(d, _F32)
+        return profile(d if stretch == 1.0 else d / _F32(stretch))
+
+    return _kernels.register(_kernels.Kernel(name, radius, fn))
+
+
+def _lanczos(radius: int) -> _kernels.Kernel:
+    r = _F32(radius)
+
+    def profile(d):
+        x = np.abs(d)
+        sine = lambda v: np.sin(v.astype(np.float64)).astype(_F32)  # noqa: E731
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = r * sine(_PI * x) * sine(_PI * x / r) / (_PI * _PI * x * x)
+        return np.where(x > r, _F32(0), np.where(x.astype(np.float64) <= 1e-3, _F32(1), y))
+
+    return _kernel(f"tf_lanczos{radius}", float(radius), profile)
+
+
+def _gaussian_profile(d):
+    # radius 1.5, sigma = 1.5 / 3 = 0.5: exp(-x^2 / (2 sigma^2)) with -x^2 in float32
+    x = np.abs(d)
+    y = np.exp((-(x * x)).astype(np.float64) / 0.5).astype(_F32)
+    return np.where(x >= _F32(1.5), _F32(0), y)
+
+
+#: ``ScaleAndTranslate``'s ``kernel_type`` names used by ``tf.image.resize`` -> kernel. Triangle,
+#: Keys and Mitchell-Netravali evaluate in float32 exactly as TensorFlow's do; Lanczos and Gaussian
+#: follow its order (the generic ``kernels.gaussian`` / ``kernels.lanczos`` round differently).
+SCALE_AND_TRANSLATE_KERNELS = {
+    "triangle": _kernels.TRIANGLE,
+    "keyscubic": _kernels.keys_cubic(-0.5),
+    "lanczos3": _lanczos(3),
+    "lanczos5": _lanczos(5),
+    "gaussian": _kernel("tf_gaussian", 1.5, _gaussian_profile),
+    "mitchellcubic": _kernels.MITCHELL,
+}
+#: ``tf.image.resize``'s kernel for ``antialias=True`` or a ScaleAndTranslate-only method.
+_V2_KERNEL = {"bilinear": "triangle", "bicubic": "keyscubic"}
+
+#: ``ResizeBicubic``'s coefficient table has ``TABLE_SIZE + 1`` entries per branch.
+TABLE_SIZE = 1024
+#: Weight sums at most this are left unnormalised (ResizeBicubic, ScaleAndTranslate).
+_TINY = _F32(1000.0) * np.finfo(np.float32).tiny
+
+
+# --- coordinates -----------------------------------------------------------------------------------
+
+
+def resize_scale(in_size: int, out_size: int, align_corners: bool = False) -> np.float32:
+    """TensorFlow's resize scale in float32: ``(in - 1) / (out - 1)`` with ``align_corners`` when
+    ``in > 1`` and ``out > 1``, else ``in / out`` (both lengths converted to float32 first)."""
+    if align_corners and in_size > 1 and out_size > 1:
+        return _F32(in_size - 1) / _F32(out_size - 1)
+    return _F32(in_size) / _F32(out_size)
+
+
+def source_coordinates(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> np.ndarray:
+    """The float32 input coordinate of every output index: ``(f32(o) + 0.5) * scale - 0.5`` with
+    ``half_pixel_centers``, else ``f32(o) * scale`` (``scale``: :func:`resize_scale`). ``[out]``."""
+    scale = resize_scale(in_size, out_size, align_corners)
+    o = np.arange(out_size).astype(_F32)
+    if half_pixel_centers:
+        return (o + _F32(0.5)) * scale - _F32(0.5)
+    return o * scale
+
+
+def nearest_indices(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> np.ndarray:
+    """``ResizeNearestNeighbor``'s source indices, ``[out_size]`` int64.
+
+    ``min(floorf(c), in - 1)`` with ``c = (f32(o) + 0.5) * scale`` (half-pixel centres) or
+    ``c = f32(o) * scale``; ``roundf`` (half away from zero) instead of ``floorf`` with
+    ``align_corners``.
+    """
+    scale = resize_scale(in_size, out_size, align_corners)
+    o = np.arange(out_size).astype(_F32)
+    c = (o + _F32(0.5)) * scale if half_pixel_centers else o * scale
+    return _weights.nearest_indices(c, in_size, "round_prefer_ceil" if align_corners else "floor")
+
+
+# --- filters ---------------------------------------------------------------------------------------
+
+
+def bilinear_taps(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> _weights.Taps:
+    """``ResizeBilinear``: ``(1 - t) in[lo] + t in[hi]`` with ``lo = max(floor(x), 0)``,
+    ``hi = min(ceil(x), in - 1)``, ``t = x - floor(x)`` (not clamped) for the float32 coordinate
+    ``x`` of :func:`source_coordinates`."""
+    x = source_coordinates(in_size, out_size, align_corners=align_corners, half_pixel_centers=half_pixel_centers)
+    floor = np.floor(x)
+    lo = np.maximum(floor, 0).astype(np.int64)
+    hi = np.minimum(np.ceil(x), in_size - 1).astype(np.int64)
+    t = x - floor  # exact in float32
+    cols = np.stack([lo, hi], axis=1).astype(np.int32)
+    w = np.stack([_F32(1) - t, t], axis=1).astype(np.float64)
+    return _weights.compact(cols, w, in_size)
+
+
+@functools.cache
+def keys_table(a: float) -> np.ndarray:
+    """``ResizeBicubic``'s coefficient table ``[TABLE_SIZE + 1, 2]`` float32: entry ``i`` holds
+    Keys' kernel with parameter ``a`` at ``t = i / 1024`` and at ``1 + t``, evaluated in float64 and
+    rounded to float32 (read-only)."""
+    t = np.arange(TABLE_SIZE + 1) / TABLE_SIZE
+    keys = _kernels.keys_cubic(float(a))
+    table = np.stack([keys(np, t), keys(np, t + 1.0)], axis=1).astype(_F32)
+    table.setflags(write=False)
+    return table
+
+
+def bicubic_taps(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> _weights.Taps:
+    """``ResizeBicubic``: four taps ``floor(x) - 1 ... floor(x) + 2`` around the float32
+    coordinate ``x`` (:func:`source_coordinates`), weights from :func:`keys_table` at
+    ``k = lrintf(1024 (x - floor(x)))`` (half to even): ``T[k, 1], T[k, 0], T[1024 - k, 0],
+    T[1024 - k, 1]``.
+
+    Half-pixel centres: a = -0.5, taps outside the image get weight 0 and every row is multiplied
+    by the float32 reciprocal of its float32 sum (when that sum exceeds ``1000 * FLT_MIN``).
+    Otherwise a = -0.75 and outside taps read the edge pixel.
+    """
+    x = source_coordinates(in_size, out_size, align_corners=align_corners, half_pixel_centers=half_pixel_centers)
+    floor = np.floor(x)
+    k = np.rint((x - floor) * _F32(TABLE_SIZE)).astype(np.int64)
+    table = keys_table(-0.5 if half_pixel_centers else -0.75)
+    w = np.stack([table[k, 1], table[k, 0], table[TABLE_SIZE - k, 0], table[TABLE_SIZE - k, 1]], axis=1)
+    taps = floor.astype(np.int64)[:, None] + np.arange(-1, 3)[None, :]
+    if half_pixel_centers:
+        w = np.where((taps >= 0) & (taps < in_size), w, _F32(0))
+        w = _normalize_f32(w)
+    cols = np.clip(taps, 0, in_size - 1).astype(np.int32)
+    return _weights.compact(cols, w.astype(np.float64), in_size)
+
+
+def _normalize_f32(w: np.ndarray) -> np.ndarray:
+    """Rows times the float32 reciprocal of their float32 sum, summed left to right; rows whose
+    sum is at most ``1000 * FLT_MIN`` in magnitude are left as they are."""
+    total = np.zeros(w.shape[0], _F32)
+    for j in range(w.shape[1]):
+        total = total + w[:, j]
+    big = np.abs(total) >= _TINY
+    inv = _F32(1) / np.where(big, total, _F32(1))
+    return np.where(big[:, None], w * inv[:, None], w)
+
+
+def area_taps(in_size: int, out_size: int, *, align_corners=False) -> _weights.Taps:
+    """``ResizeArea``'s overlaps on one axis (not yet divided by the scale): output ``o`` covers
+    ``[f32(o) * s, f32(o + 1) * s)`` (``s``: :func:`resize_scale`); pixel ``i`` of
+    ``floor(f32(o) * s) <= i < ceil(f32(o + 1) * s)`` gets its float32 overlap with that interval
+    (``s`` when the interval lies inside the pixel), pixels past the edge read the edge pixel.
+    Each row sums to about ``s``; :func:`area_factor` divides the product of both axes' sums."""
+    s = resize_scale(in_size, out_size, align_corners)
+    o = np.arange(out_size)
+    lo, hi = o.astype(_F32) * s, (o + 1).astype(_F32) * s
+    start, end = np.floor(lo).astype(np.int64), np.ceil(hi).astype(np.int64)
+    width = int(max(1, (end - start).max(initial=1)))
+    i = start[:, None] + np.arange(width)[None, :]
+    fi, one = i.astype(_F32), _F32(1)
+    lo, hi = lo[:, None], hi[:, None]
+    overlap = np.where(
+        fi < lo,
+        np.where(fi + one > hi, s, fi + one - lo),
+        np.where(fi + one > hi, hi - fi, one),
+    )
+    overlap = np.where(i < end[:, None], overlap, _F32(0))
+    cols = np.clip(i, 0, in_size - 1).astype(np.int32)
+    return _weights.compact(cols, overlap.astype(np.float64), in_size)
+
+
+def area_factor(in_hw, out_hw, *, align_corners=False) -> np.float32:
+    """``ResizeArea``'s final factor ``f32(1 / (s_h * s_w))`` (the product of the two float32
+    scales of :func:`resize_scale`, its reciprocal taken in float64): TensorFlow sums
+    ``sum_h s_h(i) sum_w s_w(j) in[i, j]`` in float32 and multiplies by it once."""
+    s_h, s_w = (resize_scale(n, o, align_corners) for n, o in zip(in_hw, out_hw))
+    return _F32(1.0 / np.float64(s_h * s_w))
+
+
+def scale_and_translate_taps(
+    in_size: int,
+    out_size: int,
+    kernel_type: str,
+    *,
+    antialias: bool = True,
+    scale: float | None = None,
+    translate: float = 0.0,
+) -> _weights.Taps:
+    """``ScaleAndTranslate`` spans of one axis (``tf.image.resize``'s antialiased and
+    lanczos/gaussian/mitchellcubic methods), in float32.
+
+    ``inv = f32(1 / scale)`` (``scale = f32(out) / f32(in)`` by default), sample
+    ``s = (o + 0.5) * inv - translate * inv``, ``ks = max(inv, 1)`` with ``antialias`` (else 1),
+    ``r = radius * ks``; taps ``ceil(s - r - 0.5) ... floor(s + r - 0.5)`` clipped to the image,
+    weights ``kernel(|f32(j) + 0.5 - s| * (1 / ks))``, normalised like ResizeBicubic's. A sample
+    outside ``[0, in]`` gets an empty row (output 0).
+    """
+    kernel = SCALE_AND_TRANSLATE_KERNELS[kernel_type]
+    scale = _F32(out_size) / _F32(in_size) if scale is None else _F32(scale)
+    inv = _F32(1.0 / np.float64(scale))
+    inv_translate = -inv * _F32(translate)
+    kernel_scale = max(inv, _F32(1)) if antialias else _F32(1)
+    reach = _F32(kernel.radius) * kernel_scale
+    span = min(2 * int(np.ceil(reach)) + 1, in_size)
+    sample = (np.arange(out_size).astype(_F32) + _F32(0.5)) * inv + inv_translate
+    inside = (sample >= 0) & (sample <= in_size)
+    start = np.clip(np.ceil(sample - reach - _F32(0.5)), 0, in_size - 1).astype(np.int64)
+    end = np.clip(np.floor(sample + reach - _F32(0.5)), 0, in_size - 1).astype(np.int64) + 1
+    j = start[:, None] + np.arange(span)[None, :]
+    position = (j.astype(_F32) + _F32(0.5)) - sample[:, None]
+    w = kernel(np, np.abs(position * (_F32(1) / kernel_scale))).astype(_F32)
+    w = np.where((j < end[:, None]) & inside[:, None], w, _F32(0))
+    w = _normalize_f32(w)
+    cols = np.clip(j, 0, in_size - 1).astype(np.int32)
+    return _weights.compact(cols, w.astype(np.float64), in_size)
+
+
+# --- front ends ------------------------------------------------------------------------------------
 
 
 def _aspect_size(in_hw, size):
     """TF's preserve_aspect_ratio: ``round(min(new_h / h, new_w / w) * (h, w))`` in float32."""
-    f32 = np.float32
-    scale = min(f32(size[0]) / f32(in_hw[0]), f32(size[1]) / f32(in_hw[1]))
-    return tuple(int(np.round(f32(scale) * f32(n))) for n in in_hw)
+    scale = min(_F32(size[0]) / _F32(in_hw[0]), _F32(size[1]) / _F32(in_hw[1]))
+    return tuple(int(np.round(_F32(scale) * _F32(n))) for n in in_hw)
+
+
+def _image_axes(images, ranks=(3, 4), name="images"):
+    """The H, W axes of ``[N, H, W, C]`` (or ``[H, W, C]`` when 3 is allowed) and their lengths."""
+    ndim = np.ndim(images)
+    if ndim not in ranks:
+        want = "[H, W, C] or [N, H, W, C]" if 3 in ranks else "[N, H, W, C]"
+        raise ValueError(f"{name} must be {want}; got rank {ndim} (shape {np.shape(images)}).")
+    hw = (ndim - 3, ndim - 2)
+    return hw, tuple(int(np.shape(images)[a]) for a in hw)
+
+
+def _as_float32(images) -> jax.Array:
+    """Every value converted to float32 once, as TensorFlow's kernels read them (host arrays are
+    converted on the host, so 64-bit integers need no ``jax_enable_x64``)."""
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
+    if dtype.kind in "bc":
+        raise TypeError(
+            f"images has dtype {dtype}; TensorFlow's filtered resizes take real numbers (int8-int64, "
+            "uint8-uint64, float16, bfloat16, float32, float64). Use method 'nearest' to copy other dtypes."
+        )
+    if isinstance(images, jax.Array) or _v.is_traced(images):
+        return jnp.asarray(images).astype(jnp.float32)
+    return jnp.asarray(np.asarray(images).astype(np.float32))
+
+
+def _filter_records(method: str, *, antialias=False, align_corners=False, half_pixel_centers=True):
+    """``(in, out) -> record`` of one TensorFlow resize kernel (nearest: the gather indices)."""
+    geometry = dict(align_corners=align_corners, half_pixel_centers=half_pixel_centers)
+    if method == "nearest":
+        return functools.partial(nearest_indices, **geometry)
+    if method == "area":
+        return functools.partial(area_taps, align_corners=align_corners)
+    if method in ("bilinear", "bicubic") and not antialias:
+        return functools.partial(bilinear_taps if method == "bilinear" else bicubic_taps, **geometry)
+    return functools.partial(scale_and_translate_taps, kernel_type=_V2_KERNEL.get(method, method), antialias=antialias)
+
+
+def _is_identity(record) -> bool:
+    """Whether a host record copies its axis unchanged (``out[o] = in[o]``, weight exactly 1)."""
+    n = record.in_size
+    if record.out_size != n:
+        return False
+    if isinstance(record, _weights.Gather):
+        return bool(np.array_equal(record.index, np.arange(n)))
+    return record.index.shape[1] == 1 and bool(
+        np.array_equal(record.index[:, 0], np.arange(n)) and np.all(record.weight == 1.0)
+    )
+
+
+def _resize_with(images, size, hw, in_hw, method: str, **options) -> jax.Array:
+    """Applies the method's record to the H and W axes — every axis, also one whose length is
+    kept, as TensorFlow's kernels filter those too (gaussian and mitchellcubic blur it); only
+    records that are exact copies are skipped."""
+    record = _filter_records(method, **options)
+    gather = method == "nearest"
+    ops = []
+    for a, n, s in zip(hw, in_hw, size):
+        _v.check_empty_axes([n], [s], [a])
+        if n == 0 or s == 0:
+            ops.append((a, _weights.empty(n, s, gather=gather)))
+        elif gather:
+            ops.append((a, _weights.Gather(record(n, s), n)))
+        else:
+            ops.append((a, record(n, s)))
+    ops = [(a, r) for a, r in ops if not _is_identity(r)]  # exact copies (x * 1.0): no pass needed
+    if gather:
+        return _apply.run(images, ops)
+    out = _apply.run(_as_float32(images), ops)
+    if method == "area" and 0 not in size:
+        out = out * area_factor(in_hw, size, align_corners=options.get("align_corners", False))
+    return out
 
 
 def tf_resize(
@@ -51,54 +369,265 @@ def tf_resize(
 ) -> jax.Array:
     """``tf.image.resize`` (TF2) in JAX: resize the H, W axes of ``[N, H, W, C]`` or ``[H, W, C]``.
 
-    Coordinates use half-pixel centres, ``x = (o + 0.5) * in / out - 0.5``; each method's kernel
-    gives a ``[out, in]`` weight matrix per axis (``bilinear`` triangle, ``bicubic`` Keys
-    a = -0.5, ``lanczos3``/``lanczos5``, ``area`` box overlap), taps outside the image dropped and
-    rows renormalised; with ``antialias`` the kernel is stretched by ``max(1, in / out)``.
+    Half-pixel coordinates ``x = (o + 0.5) * in / out - 0.5`` in float32. ``nearest`` picks
+    ``floor((o + 0.5) * in / out)``; ``bilinear`` interpolates the two neighbours of ``x`` (edge
+    clamped); ``bicubic`` uses Keys a = -0.5 read from TensorFlow's 1024-step table (taps outside
+    dropped, rows renormalised); ``area`` averages the exact overlaps of ``[o, o + 1) * in / out``;
+    ``lanczos3``, ``lanczos5``, ``gaussian`` (sigma 0.5, radius 1.5) and ``mitchellcubic``
+    (B = C = 1/3) — and ``bilinear`` / ``bicubic`` with ``antialias`` — are ``ScaleAndTranslate``
+    kernels sampled at ``|j + 0.5 - (o + 0.5) * in / out|``, stretched by ``max(1, in / out)``
+    when ``antialias``, rows renormalised. Every axis is filtered, also one whose length is kept
+    (gaussian and mitchellcubic then blur, as in TensorFlow).
 
     Args:
-      images: ``[N, H, W, C]`` or ``[H, W, C]``, any real dtype.
+      images: ``[N, H, W, C]`` or ``[H, W, C]``: integers, float16, bfloat16, float32, float64
+        (any dtype for ``nearest``).
       size: ``(new_height, new_width)``, static ints >= 0.
       method: ``"bilinear"`` (default), ``"nearest"``, ``"bicubic"``, ``"area"``, ``"lanczos3"``,
-        ``"lanczos5"`` (``tf.image.ResizeMethod`` values).
+        ``"lanczos5"``, ``"gaussian"``, ``"mitchellcubic"`` (``tf.image.ResizeMethod`` values).
       preserve_aspect_ratio: fit inside ``size`` keeping the aspect ratio:
-        ``round(min(new_h / h, new_w / w) * (h, w))``.
-      antialias: stretch the kernel when downsampling (``ScaleAndTranslate``).
+        ``round(min(new_h / h, new_w / w) * (h, w))`` in float32.
+      antialias: stretch the kernel when downsampling (ignored by ``nearest`` and ``area``).
 
     Returns:
-      ``[N, new_h, new_w, C]`` (or 3-D): float32, except ``nearest`` keeps the input dtype (as TF).
+      ``[N, new_h, new_w, C]`` (or 3-D): float32, computed from the input converted to float32;
+      ``nearest`` keeps the input dtype (as TF).
 
     Raises:
       ValueError: rank not 3 or 4, bad ``size``, unknown ``method``.
+      TypeError: a complex or bool input with a filtered method.
 
     Example:
       >>> import numpy as np
       >>> tf_resize(np.ones((4, 6, 3), np.float32), (8, 12)).shape
       (8, 12, 3)
+      >>> tf_resize(np.ones((4, 6, 3), np.uint8), (2, 3), "mitchellcubic").dtype
+      dtype('float32')
 
-    Source: TensorFlow ``image_ops_impl.resize_images_v2`` and the kernels in
+    Source: TensorFlow 2.21 ``image_ops_impl.resize_images_v2`` and the CPU kernels in
     ``core/kernels/image/`` (resize_bilinear_op.cc, resize_bicubic_op.cc, resize_area_op.cc,
-    resize_nearest_neighbor_op.cc, scale_and_translate_op.cc).
+    resize_nearest_neighbor_op.cc, scale_and_translate_op.cc, sampling_kernels.h).
     """
     method = _v.choice("method", method, TF_METHODS)
-    ndim = np.ndim(images)
-    if ndim not in (3, 4):
-        raise ValueError(f"images must be [H, W, C] or [N, H, W, C]; got rank {ndim} (shape {np.shape(images)}).")
-    hw = (1, 2) if ndim == 4 else (0, 1)
-    in_hw = tuple(np.shape(images)[a] for a in hw)
+    antialias = _v.flag("antialias", antialias)
+    hw, in_hw = _image_axes(images)
     size = _v.shape_tuple("size", size, 2)
     if preserve_aspect_ratio:
         size = _aspect_size(in_hw, size)
-    shape = list(np.shape(images))
-    for a, s in zip(hw, size):
-        shape[a] = s
-    if method == "nearest":
-        ops = [
-            (a, _weights.Gather(nearest_indices(n, s), n) if n and s else _weights.empty(n, s, gather=True))
-            for a, n, s in zip(hw, in_hw, size)
-            if n != s
-        ]
-        return _apply.run(images, ops)
-    _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
-    y = _jax_image.resize(images, tuple(shape), _TO_RESIZE[method], antialias=bool(antialias))
-    return y.astype(np.float32)
+    return _resize_with(images, size, hw, in_hw, method, antialias=antialias)
+
+
+# --- TF1: tf.compat.v1.image.resize and the four kernels -------------------------------------------
+
+
+def _v1_method(method) -> str:
+    """``tf.compat.v1.image.ResizeMethod`` ints (0-3) or the method names."""
+    if isinstance(method, numbers.Integral) and not isinstance(method, (bool, np.bool_)) and 0 <= int(method) < 4:
+        return V1_METHODS[int(method)]
+    if isinstance(method, str) and method in V1_METHODS:
+        return method
+    raise ValueError(
+        f"method={method!r} is not supported by tf.compat.v1.image.resize; allowed values: "
+        + ", ".join(f"{i} or {name!r}" for i, name in enumerate(V1_METHODS))
+        + " (tf.compat.v1.image.ResizeMethod.BILINEAR, NEAREST_NEIGHBOR, BICUBIC, AREA)."
+    )
+
+
+def _geometry(align_corners, half_pixel_centers) -> dict:
+    align_corners = _v.flag("align_corners", align_corners)
+    half_pixel_centers = _v.flag("half_pixel_centers", half_pixel_centers)
+    if align_corners and half_pixel_centers:
+        raise ValueError(
+            "align_corners=True and half_pixel_centers=True cannot be combined (TensorFlow: if "
+            "half_pixel_centers is True, align_corners must be False)."
+        )
+    return dict(align_corners=align_corners, half_pixel_centers=half_pixel_centers)
+
+
+def tf_resize_v1(
+    images: ArrayLike, size, method=0, align_corners: bool = False, preserve_aspect_ratio: bool = False
+) -> jax.Array:
+    """``tf.compat.v1.image.resize`` (``tf.compat.v1.image.resize_images``) in JAX: TF1's legacy
+    coordinates ``x = o * scale`` (no half-pixel offset) on the H, W axes of ``[N, H, W, C]`` or
+    ``[H, W, C]``.
+
+    ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (when ``in > 1`` and ``out > 1``), else
+    ``in / out``, in float32. ``bilinear`` interpolates between ``floor(x)`` and ``min(ceil(x), in - 1)``;
+    ``nearest`` picks ``floor(x)`` (``round(x)``, half away from zero, with ``align_corners``);
+    ``bicubic`` is Keys a = -0.75 from TensorFlow's 1024-step table with edge-clamped taps;
+    ``area`` averages the overlaps of ``[o, o + 1) * scale``. When ``size`` equals the input's
+    ``(H, W)`` the input is returned unchanged (its own dtype), as TensorFlow does.
+
+    Args:
+      images: ``[N, H, W, C]`` or ``[H, W, C]``, real dtypes (any dtype for nearest).
+      size: ``(new_height, new_width)``, static ints >= 0.
+      method: ``tf.compat.v1.image.ResizeMethod``: 0 / ``"bilinear"`` (default), 1 /
+        ``"nearest"``, 2 / ``"bicubic"``, 3 / ``"area"``.
+      align_corners: align the centres of the corner pixels (``scale = (in - 1) / (out - 1)``).
+      preserve_aspect_ratio: fit inside ``size``: ``round(min(new_h / h, new_w / w) * (h, w))``.
+
+    Returns:
+      ``[N, new_h, new_w, C]`` (or 3-D): float32 (``nearest``: the input dtype); the input itself
+      when the size is unchanged.
+
+    Raises:
+      ValueError: rank not 3 or 4, bad ``size``, unknown ``method``, non-boolean flags.
+      TypeError: a complex or bool input with a filtered method.
+
+    Example:
+      >>> import numpy as np
+      >>> x = np.arange(4, dtype=np.float32).reshape(1, 4, 1)
+      >>> np.asarray(tf_resize_v1(x, (1, 7), align_corners=True))[0, :, 0].tolist()
+      [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+
+    Source: TensorFlow 2.21 ``image_ops_impl.resize_images`` and the kernels of
+    :func:`tf_resize_bilinear`, :func:`tf_resize_bicubic`, :func:`tf_resize_nearest_neighbor`,
+    :func:`tf_resize_area`.
+    """
+    method = _v1_method(method)
+    align_corners = _v.flag("align_corners", align_corners)
+    hw, in_hw = _image_axes(images)
+    size = _v.shape_tuple("size", size, 2)
+    if preserve_aspect_ratio:
+        size = _aspect_size(in_hw, size)
+    if size == in_hw:
+        return jnp.asarray(images)
+    return _resize_with(images, size, hw, in_hw, method, align_corners=align_corners, half_pixel_centers=False)
+
+
+def _v1_kernel(method: str, images, size, geometry: dict) -> jax.Array:
+    hw, in_hw = _image_axes(images, ranks=(4,))
+    size = _v.shape_tuple("size", size, 2)
+    return _resize_with(images, size, hw, in_hw, method, **geometry)
+
+
+def tf_resize_bilinear(
+    images: ArrayLike, size, align_corners: bool = False, half_pixel_centers: bool = False
+) -> jax.Array:
+    """``tf.compat.v1.image.resize_bilinear`` (the ``ResizeBilinear`` kernel) in JAX.
+
+    ``out[o] = (1 - t) in[max(floor(x), 0)] + t in[min(ceil(x), in - 1)]``, ``t = x - floor(x)``,
+    per axis, with the float32 coordinate ``x = (o + 0.5) * scale - 0.5`` (``half_pixel_centers``)
+    or ``x = o * scale``; ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (when ``in > 1``
+    and ``out > 1``), else ``in / out``.
+
+    Args:
+      images: ``[N, H, W, C]``, real dtypes.
+      size: ``(new_height, new_width)``, static ints >= 0.
+      align_corners: align the corner pixels' centres.
+      half_pixel_centers: half-pixel coordinates (TF2's default; not with ``align_corners``).
+
+    Returns:
+      ``[N, new_h, new_w, C]`` float32.
+
+    Raises:
+      ValueError: rank not 4, bad ``size``, both ``align_corners`` and ``half_pixel_centers``.
+      TypeError: a complex or bool input.
+
+    Example:
+      >>> import numpy as np
+      >>> x = np.array([0.0, 1.0], np.float32).reshape(1, 1, 2, 1)
+      >>> np.asarray(tf_resize_bilinear(x, (1, 4)))[0, 0, :, 0].tolist()
+      [0.0, 0.5, 1.0, 1.0]
+
+    Source: TensorFlow 2.21 ``core/kernels/image/resize_bilinear_op.cc``,
+    ``core/util/image_resizer_state.h``.
+    """
+    return _v1_kernel("bilinear", images, size, _geometry(align_corners, half_pixel_centers))
+
+
+def tf_resize_bicubic(
+    images: ArrayLike, size, align_corners: bool = False, half_pixel_centers: bool = False
+) -> jax.Array:
+    """``tf.compat.v1.image.resize_bicubic`` (the ``ResizeBicubic`` kernel) in JAX.
+
+    Four taps ``floor(x) - 1 ... floor(x) + 2`` around the float32 coordinate ``x`` (as in
+    :func:`tf_resize_bilinear`), Keys weights ``W(1 + t), W(t), W(1 - t), W(2 - t)`` read from a
+    1025-entry float32 table at ``t = lrintf(1024 (x - floor(x))) / 1024``. With
+    ``half_pixel_centers``: a = -0.5, taps outside the image dropped and rows renormalised;
+    otherwise a = -0.75 with edge-clamped taps.
+
+    Args:
+      images: ``[N, H, W, C]``, real dtypes.
+      size: ``(new_height, new_width)``, static ints >= 0.
+      align_corners: align the corner pixels' centres.
+      half_pixel_centers: half-pixel coordinates (not with ``align_corners``).
+
+    Returns:
+      ``[N, new_h, new_w, C]`` float32.
+
+    Raises:
+      ValueError: rank not 4, bad ``size``, both ``align_corners`` and ``half_pixel_centers``.
+      TypeError: a complex or bool input.
+
+    Example:
+      >>> import numpy as np
+      >>> tf_resize_bicubic(np.ones((1, 3, 3, 1), np.uint8), (5, 4), align_corners=True).shape
+      (1, 5, 4, 1)
+
+    Source: TensorFlow 2.21 ``core/kernels/image/resize_bicubic_op.cc``.
+    """
+    return _v1_kernel("bicubic", images, size, _geometry(align_corners, half_pixel_centers))
+
+
+def tf_resize_nearest_neighbor(
+    images: ArrayLike, size, align_corners: bool = False, half_pixel_centers: bool = False
+) -> jax.Array:
+    """``tf.compat.v1.image.resize_nearest_neighbor`` (``ResizeNearestNeighbor``) in JAX.
+
+    ``in[min(floorf(c), in - 1)]`` with ``c = (o + 0.5) * scale`` (``half_pixel_centers``) or
+    ``c = o * scale``; with ``align_corners``, ``roundf(o * scale)`` (half away from zero) and
+    ``scale = (in - 1) / (out - 1)``. Float32 arithmetic; the values are copied.
+
+    Args:
+      images: ``[N, H, W, C]``, any dtype.
+      size: ``(new_height, new_width)``, static ints >= 0.
+      align_corners: align the corner pixels' centres.
+      half_pixel_centers: half-pixel coordinates (not with ``align_corners``).
+
+    Returns:
+      ``[N, new_h, new_w, C]``, ``images``' dtype.
+
+    Raises:
+      ValueError: rank not 4, bad ``size``, both ``align_corners`` and ``half_pixel_centers``.
+
+    Example:
+      >>> import numpy as np
+      >>> x = np.arange(3, dtype=np.int32).reshape(1, 1, 3, 1)
+      >>> np.asarray(tf_resize_nearest_neighbor(x, (1, 5), align_corners=True))[0, 0, :, 0].tolist()
+      [0, 1, 1, 2, 2]
+
+    Source: TensorFlow 2.21 ``core/kernels/image/resize_nearest_neighbor_op.cc``.
+    """
+    return _v1_kernel("nearest", images, size, _geometry(align_corners, half_pixel_centers))
+
+
+def tf_resize_area(images: ArrayLike, size, align_corners: bool = False) -> jax.Array:
+    """``tf.compat.v1.image.resize_area`` (the ``ResizeArea`` kernel) in JAX.
+
+    Output ``o`` averages the input over ``[o * scale, (o + 1) * scale)``: each pixel ``i`` is
+    weighted by its overlap with that interval (in float32, pixels past the edge read the edge
+    pixel), times ``1 / scale``; ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (when
+    ``in > 1`` and ``out > 1``), else ``in / out``.
+
+    Args:
+      images: ``[N, H, W, C]``, real dtypes.
+      size: ``(new_height, new_width)``, static ints >= 0.
+      align_corners: use ``scale = (in - 1) / (out - 1)``.
+
+    Returns:
+      ``[N, new_h, new_w, C]`` float32.
+
+    Raises:
+      ValueError: rank not 4, bad ``size``.
+      TypeError: a complex or bool input.
+
+    Example:
+      >>> import numpy as np
+      >>> x = np.arange(4, dtype=np.float32).reshape(1, 1, 4, 1)
+      >>> np.asarray(tf_resize_area(x, (1, 2)))[0, 0, :, 0].tolist()
+      [0.5, 2.5]
+
+    Source: TensorFlow 2.21 ``core/kernels/image/resize_area_op.cc``.
+    """
+    return _v1_kernel("area", images, size, dict(align_corners=_v.flag("align_corners", align_corners)))
