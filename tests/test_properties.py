@@ -68,8 +68,11 @@ def resize_cases(draw, dtype=np.float32, modes=("nearest", "linear", "cubic")):
     return O.ResizeCase("hypothesis", x, roi=roi, scales=scales, sizes=sizes, attrs=attrs)
 
 
-def _ours(case):
-    return np.asarray(jax_resize.onnx_resize(case.x, roi=case.roi, scales=case.scales, sizes=case.sizes, **case.attrs))
+def _ours(case, scales_dtype=np.float64):
+    """jax_resize on the case; scales as float64 arrays (of float32 values) ask for the exact
+    product's output length, the reference's arithmetic (float32 arrays: onnxruntime's)."""
+    scales = None if case.scales is None else np.asarray(case.scales, np.float32).astype(scales_dtype)
+    return np.asarray(jax_resize.onnx_resize(case.x, roi=case.roi, scales=scales, sizes=case.sizes, **case.attrs))
 
 
 @pytest.mark.parametrize("mode", ["nearest", "linear", "cubic"])
@@ -86,14 +89,17 @@ def test_float32_values_match_reference(mode, data):
 
 @SETTINGS
 @given(resize_cases(modes=("nearest",)))
-def test_output_length_is_floor_of_the_float64_product(case):
-    # floor(in * scale) evaluated exactly on the float32 scale (the reference's float64), never
-    # the float32 product; for tf_crop_and_resize the spec's floor(in * (end - start) * scale).
+def test_output_length_is_floor_of_the_product_in_the_scales_precision(case):
+    # float64 scales: floor(in * scale) evaluated exactly on the float32 scale (the reference's
+    # float64); float32 scales: floor of the float32 product (onnxruntime's); for
+    # tf_crop_and_resize (either) the spec's floor(in * (end - start) * scale).
     got = _ours(case)
     assert got.shape == O.spec_output_shape(case) == O.reference_verdict(case).expected.shape
     if case.scales is not None and case.attr("coordinate_transformation_mode") != "tf_crop_and_resize":
         assert got.shape == O.run_reference(case).shape
         assert got.shape == tuple(math.floor(float(s) * n) for s, n in zip(case.scales, case.x.shape))
+        f32 = _ours(case, np.float32)
+        assert f32.shape == tuple(int(np.float32(s) * np.float32(n)) for s, n in zip(case.scales, case.x.shape))
 
 
 @SETTINGS
