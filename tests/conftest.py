@@ -8,6 +8,7 @@ import pathlib
 
 import numpy as np
 import pytest
+from PIL import Image
 
 # The photographs beside the repository (../shared/data: astronaut, camera, chelsea, coffee).
 SHARED_DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -19,11 +20,21 @@ def bundled_photo_path():
     return importlib.resources.files("jax_resize") / "data" / "astronaut.png"
 
 
+#: jax_resize's Pillow-exact methods and the Pillow filter each reproduces (the oracle's side).
+PIL_FILTERS = {
+    "pil_nearest": Image.Resampling.NEAREST,
+    "pil_box": Image.Resampling.BOX,
+    "pil_bilinear": Image.Resampling.BILINEAR,
+    "pil_hamming": Image.Resampling.HAMMING,
+    "pil_bicubic": Image.Resampling.BICUBIC,
+    "pil_lanczos": Image.Resampling.LANCZOS,
+}
+
+
 def load_photo(name, data_dir=None):
     """``name`` from ../shared/data as a PIL image; where that file is absent, the photograph
     bundled with the package instead (converted to greyscale for the grey ones), so the tests
     that use photographs always run. Crops used by the tests fit inside 512x512 either way."""
-    from PIL import Image
 
     path = (SHARED_DATA if data_dir is None else pathlib.Path(data_dir)) / name
     if path.is_file():

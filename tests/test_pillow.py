@@ -10,20 +10,13 @@ import numpy as np
 import PIL
 import pytest
 import readme
+from conftest import PIL_FILTERS as FILTERS
 from conftest import load_photo
 from jax.test_util import check_grads
 from PIL import Image
 
 import jax_resize
 
-FILTERS = {
-    "pil_nearest": Image.Resampling.NEAREST,
-    "pil_box": Image.Resampling.BOX,
-    "pil_bilinear": Image.Resampling.BILINEAR,
-    "pil_hamming": Image.Resampling.HAMMING,
-    "pil_bicubic": Image.Resampling.BICUBIC,
-    "pil_lanczos": Image.Resampling.LANCZOS,
-}
 # Pillow 13's 8-bit pass order is replicated (see pillow.pillow_pass_order), which makes the
 # uint8 results bit exact; with another Pillow only the +-1 bound is asserted.
 PILLOW_13 = PIL.__version__.split(".")[0] == "13"

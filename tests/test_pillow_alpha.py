@@ -16,6 +16,7 @@ import jax
 import numpy as np
 import pytest
 import readme
+from conftest import PIL_FILTERS as FILTERS
 from conftest import alpha_map, load_photo
 from PIL import Image
 
@@ -23,14 +24,6 @@ import jax_resize
 from jax_resize import compat
 from jax_resize._src.peers import pillow as _peer
 
-FILTERS = {
-    "pil_nearest": Image.Resampling.NEAREST,
-    "pil_box": Image.Resampling.BOX,
-    "pil_bilinear": Image.Resampling.BILINEAR,
-    "pil_hamming": Image.Resampling.HAMMING,
-    "pil_bicubic": Image.Resampling.BICUBIC,
-    "pil_lanczos": Image.Resampling.LANCZOS,
-}
 METHODS = list(FILTERS)
 PHOTOS = ["astronaut.png", "chelsea.png", "coffee.png"]
 
