@@ -1,4 +1,4 @@
-"""The ``jax-resize`` command: parsing, files and directories, the demo, errors.
+"""The ``jax-resize`` command: parsing, modes and options, directories, errors (files: test_cli_files.py).
 
 Oracles: numpy repetition for an integer nearest upscale (hand-computable), the ONNX reference
 evaluator for linear (rounded half to even and saturated to uint8, within 1), Pillow for I/O and
@@ -66,8 +66,9 @@ def test_linear_size_matches_reference_grey(tmp_path):
         ]
     )
     out = np.asarray(Image.open(tmp_path / "out.png")).astype(int)
+    # antialias is on by default (it acts on the shrunk axis, 9 -> 5)
     ref = reference_resize(
-        img.astype(np.float32), sizes=[5, 17], mode="linear", coordinate_transformation_mode="half_pixel"
+        img.astype(np.float32), sizes=[5, 17], mode="linear", coordinate_transformation_mode="half_pixel", antialias=1
     )
     want = np.clip(np.rint(ref), 0, 255).astype(int)  # round half to even, saturate
     assert out.shape == (5, 17) and np.max(np.abs(out - want)) <= 1
@@ -80,7 +81,6 @@ def test_directory_batches_by_shape(tmp_path, capsys):
     b = RNG.integers(0, 256, (8, 6, 3), dtype=np.uint8)
     c = RNG.integers(0, 256, (4, 10), dtype=np.uint8)
     _write(src / "a.png", a), _write(src / "b.png", b), _write(src / "c.png", c, "L")
-    (src / "notes.txt").write_text("not an image")
     assert cli.main([str(src), str(tmp_path / "dst"), "--scale", "0.5", "--mode", "cubic", "--antialias"]) == 0
     sizes = {p.name: Image.open(p).size for p in (tmp_path / "dst").iterdir()}
     assert sizes == {"a.png": (3, 4), "b.png": (3, 4), "c.png": (5, 2)}
@@ -98,13 +98,6 @@ def test_other_methods_keep_uint8(tmp_path):
     assert out.dtype == np.uint8 and out.shape == (6, 6, 3)
 
 
-def test_demo_writes_sheet(tmp_path):
-    path = tmp_path / "sheet.png"
-    assert cli.main(["demo", "--output", str(path)]) == 0
-    with Image.open(path) as sheet:
-        assert sheet.size[0] > 700 and sheet.size[1] > 400
-
-
 @pytest.mark.parametrize(
     "args,message",
     [
@@ -113,7 +106,16 @@ def test_demo_writes_sheet(tmp_path):
         (["--scale", "abc"], "--scale must be"),
         (["--size", "4", "--mode", "bilinear"], "invalid choice: 'bilinear'"),
         (["--size", "4", "--coordinate-transformation-mode", "half"], "invalid choice"),
-        (["--size", "4", "--mode", "nearest", "--antialias"], "antialias=1 is only defined"),
+        (["--size", "4", "--mode", "nearest", "--antialias"], "--antialias does not apply to --mode nearest"),
+        (["--size", "4", "--mode", "lanczos3", "--coordinate-transformation-mode", "asymmetric"], "does not apply"),
+        (["--size", "4", "--mode", "linear", "--cubic-coeff-a", "-0.5"], "--cubic-coeff-a does not apply"),
+        (["--size", "4", "--mode", "cubic", "--nearest-mode", "floor"], "--nearest-mode does not apply"),
+        (["--size", "4", "--roi", "0,0,1,1"], "--roi applies to --coordinate-transformation-mode tf_crop_and_resize"),
+        (["--size", "4", "--coordinate-transformation-mode", "tf_crop_and_resize"], "needs --roi"),
+        (["--scale", "0.5", "--keep-aspect-ratio-policy", "not_larger"], "needs --size"),
+        (["--size", "4", "--quality", "0"], "--quality must be an integer from 1 to 100"),
+        (["--size", "4", "--background", "nocolour"], "--background must be a colour"),
+        (["--size", "4", "--save-option", "quality"], "--save-option must be KEY=VALUE"),
         ([], "one of the arguments --size --scale is required"),
     ],
 )
@@ -200,3 +202,32 @@ def test_pil_mode_directory_of_rgba_files_like_pillow(tmp_path):
         with Image.open(tmp_path / "dst" / f"{k}.png") as got, Image.open(src / f"{k}.png") as img:
             want = img.resize((28, 24), Image.Resampling.BICUBIC)
             np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_progress_starts_before_every_file_is_decoded(tmp_path, monkeypatch):
+    # decoding runs ahead of the device by at most BATCH files; batches hold at most BATCH frames
+    src = tmp_path / "src"
+    src.mkdir()
+    n = 3 * cli.BATCH + 5
+    for k in range(n):
+        _write(src / f"{k:03d}.png", RNG.integers(0, 256, (6, 8, 3), dtype=np.uint8))
+    events = []
+    read, flush = cli._files.read_picture, cli._Run.flush
+    monkeypatch.setattr(cli._files, "read_picture", lambda path: (events.append("read"), read(path))[1])
+    monkeypatch.setattr(cli._Run, "flush", lambda self, jobs: (events.append(len(jobs)), flush(self, jobs))[1])
+    assert cli.main([str(src), str(tmp_path / "dst"), "--size", "3x4", "--quiet"]) == 0
+    first_flush = next(i for i, e in enumerate(events) if e != "read")
+    assert events[:first_flush].count("read") <= 2 * cli.BATCH + 2 < n
+    assert all(e <= cli.BATCH for e in events if e != "read")
+    assert len(list((tmp_path / "dst").iterdir())) == n
+
+
+@pytest.mark.parametrize("mode", ["linear", "bilinear_pillow", "pil_lanczos", "area"])
+def test_keep_aspect_ratio_policy_in_every_mode(tmp_path, mode):
+    # ONNX's rule (common scale, round half up) for every mode: 40x60 into 20x20 -> 13x20 / 20x30
+    src = _write(tmp_path / "in.png", RNG.integers(0, 256, (40, 60, 3), dtype=np.uint8))
+    for policy, size in (("not_larger", (20, 13)), ("not_smaller", (30, 20))):
+        out = tmp_path / f"{policy}.png"
+        args = [str(src), str(out), "--size", "20", "--mode", mode, "--keep-aspect-ratio-policy", policy, "--quiet"]
+        assert cli.main(args) == 0
+        assert Image.open(out).size == size

@@ -1,28 +1,38 @@
 """The ``jax-resize`` command: resize image files (or a directory of them) with jax_resize.
 
-Contract: ``main(argv)`` parses the arguments, reads images with Pillow as ``[H, W]`` or
-``[H, W, C]`` arrays, resizes the H and W axes under ``jax.jit`` and writes them with Pillow,
-keeping the dtype (uint8 stays uint8). ONNX modes (``nearest``, ``linear``, ``cubic``) go through
-``onnx_resize`` with every ONNX option; the other methods of ``jax_resize.resize`` (lanczos,
-area, ...) through ``resize``; the ``pil_*`` methods resample RGBA and LA files with premultiplied
-alpha, as ``PIL.Image.resize`` does (``alpha="premultiplied"``). A directory input batches images
-of equal shape and mode into one jitted call. ``jax-resize demo`` writes a contact sheet of the
-modes on a bundled photograph. Returns 0 on success; argument errors exit through argparse with status 2.
+Contract: ``main(argv)`` parses the arguments, reads each image with :mod:`.image_files`
+(every frame, EXIF orientation applied, bit depth and metadata kept), resizes the H and W axes
+under ``jax.jit`` and writes the result in the format of the output suffix with the input's
+metadata. ONNX modes (``nearest``, ``linear``, ``cubic``) go through ``onnx_resize``, the OpenVINO
+Pillow modes through ``openvino_interpolate``, every other ``jax_resize.resize`` method (lanczos,
+area, ``pil_*``...) through ``resize``. Images with alpha (LA, RGBA) are resampled with
+premultiplied alpha (Pillow's integer rule for ``pil_*``). An option that does not apply to the
+chosen mode is an error; antialias is on by default wherever it applies (it only acts when
+shrinking). Files are decoded in background threads while the previous batch is resized, in
+batches of at most ``BATCH`` frames (equal shapes share one jitted call). A file that cannot be
+read, resized or written is reported as ``skipped PATH: reason`` and the rest go on. Exit
+status: 0 when every file was written, 1 when some were skipped, 2 for argument errors (from
+argparse, before anything is written). ``jax-resize demo`` writes a contact sheet of the modes.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import dataclasses
 import functools
 import importlib.util
+import os
 import pathlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
+from . import image_files as _files
 from . import rounding as _rounding
 from .peers import jax_image as _jax_image
 from .peers import onnx as _onnx
@@ -34,8 +44,25 @@ ONNX_MODES = _onnx.MODES
 #: passed as ``cube_coeff``).
 OPENVINO_MODES = ("linear_onnx", "bilinear_pillow", "bicubic_pillow")
 MODES = ONNX_MODES + OPENVINO_MODES + tuple(m for m in _jax_image.METHODS + _pillow.METHODS if m not in ONNX_MODES)
-IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
-BATCH = 16  # images per jitted call in directory mode
+BATCH = 16  # frames per jitted call (and the most frames held in memory waiting for one)
+#: Pillow's decompression-bomb threshold (``PIL.Image.MAX_IMAGE_PIXELS``): the default limit on
+#: output pixels per frame.
+MAX_OUTPUT_PIXELS = 89_478_485
+#: What "cubic" means in this command (printed by ``--help``).
+CUBIC = (
+    "cubic is Keys (1981) cubic convolution with a = --cubic-coeff-a, default -0.75 "
+    "(ONNX Resize, OpenCV, PyTorch); jax.image, jax_resize.resize and Pillow use a = -0.5 "
+    "(give --cubic-coeff-a -0.5, or --mode pil_bicubic for Pillow's exact result)"
+)
+#: The modes each option applies to; giving it with another mode is an error.
+APPLIES = {
+    "coordinate_transformation_mode": ONNX_MODES + OPENVINO_MODES,
+    "nearest_mode": ("nearest",),
+    "cubic_coeff_a": ("cubic", "bicubic_pillow", "cubic-pytorch", "pil_bicubic"),
+    "exclude_outside": ("linear", "cubic"),
+    "antialias": ("linear", "cubic", "linear_onnx", "bilinear_pillow", "bicubic_pillow", "lanczos3", "lanczos5")
+    + ("cubic-pytorch",),
+}
 
 
 def _pair(text: str, kind, name: str) -> tuple:
@@ -72,174 +99,455 @@ def _roi(text: str):
     return (y1, x1, y2, x2)
 
 
+def _colour(text: str) -> tuple[int, ...]:
+    from PIL import ImageColor
+
+    try:
+        return tuple(ImageColor.getrgb(text))[:3]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--background must be a colour name or #RRGGBB (Pillow's ImageColor); got {text!r}"
+        ) from None
+
+
+def _save_option(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.isidentifier():
+        raise argparse.ArgumentTypeError(f"--save-option must be KEY=VALUE (a Pillow save keyword); got {text!r}")
+    lowered = value.lower()
+    if lowered in ("true", "false"):
+        return key, lowered == "true"
+    for kind in (int, float):
+        try:
+            return key, kind(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def _quality(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"--quality must be an integer from 1 to 100; got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"--max-output-pixels must be a positive integer; got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jax-resize",
         usage="%(prog)s INPUT OUTPUT (--size HxW | --scale S) [options]\n       %(prog)s demo [--output SHEET.png]",
-        description="Resize images with jax_resize (ONNX Resize semantics, jitted JAX). "
+        description="Resize images with jax_resize (ONNX Resize semantics, jitted JAX). The EXIF orientation "
+        "is applied, metadata (ICC profile, EXIF, dpi, XMP, comments) and bit depth (16-bit PNG/TIFF) are "
+        "kept, every frame of an animation is resized, alpha is resampled premultiplied. "
         "'jax-resize demo' writes a sheet comparing the modes on a bundled photo.",
-        epilog="Example: jax-resize photo.png small.png --size 224x224 --mode cubic --antialias",
+        epilog=f"Modes: {CUBIC}. Antialias is on by default for the modes it applies to (it only acts "
+        "when shrinking, as Pillow and torchvision do); --no-antialias turns it off. A directory INPUT "
+        "resizes every image file in it (not recursively; hidden files are ignored) into the directory "
+        "OUTPUT with the same names. Exit status: 0 all written, 1 some files skipped, 2 argument errors. "
+        "Example: jax-resize photo.jpg small.jpg --size 224x224 --mode cubic",
     )
     parser.add_argument("input", type=pathlib.Path, help="an image file or a directory of images")
-    parser.add_argument("output", type=pathlib.Path, help="the output file (or directory for a directory input)")
+    parser.add_argument("output", type=pathlib.Path, help="the output file (or directory); its suffix sets the format")
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--size", type=_size, metavar="HxW", help="output size in pixels, e.g. 224x224 (or 224)")
     target.add_argument("--scale", type=_scale, metavar="S|SYxSX", help="scale factor(s), e.g. 0.5 or 2x1.5")
-    parser.add_argument(
-        "--mode",
-        default="linear",
-        choices=MODES,
-        help="interpolation mode (ONNX modes and jax_resize.resize methods); default linear",
-    )
+    parser.add_argument("--mode", default="linear", choices=MODES, help=f"interpolation mode (default linear); {CUBIC}")
     parser.add_argument(
         "--coordinate-transformation-mode",
-        default="half_pixel",
         choices=_onnx._COORDINATE_MODES[19],
-        help="ONNX coordinate_transformation_mode",
+        help="ONNX coordinate_transformation_mode (ONNX and OpenVINO modes; default half_pixel)",
     )
     parser.add_argument(
         "--nearest-mode",
-        default="round_prefer_floor",
         choices=_onnx.NEAREST_MODES,
-        help="ONNX nearest_mode (mode nearest)",
+        help="ONNX nearest_mode (mode nearest; default round_prefer_floor)",
     )
-    parser.add_argument("--cubic-coeff-a", type=float, default=-0.75, help="ONNX cubic_coeff_a (mode cubic)")
-    parser.add_argument("--exclude-outside", action="store_true", help="ONNX exclude_outside=1")
-    parser.add_argument("--antialias", action="store_true", help="ONNX antialias=1 (linear/cubic downscaling)")
+    parser.add_argument(
+        "--cubic-coeff-a",
+        type=float,
+        help="a of the cubic kernel (cubic, cubic-pytorch, bicubic_pillow, pil_bicubic; default -0.75, -0.5 for "
+        "pil_bicubic)",
+    )
+    parser.add_argument(
+        "--exclude-outside", action="store_true", default=None, help="ONNX exclude_outside=1 (linear, cubic)"
+    )
+    parser.add_argument(
+        "--antialias",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="filter stretched when shrinking (default on for " + ", ".join(APPLIES["antialias"]) + ")",
+    )
     parser.add_argument(
         "--keep-aspect-ratio-policy",
-        default="stretch",
         choices=_onnx.KEEP_ASPECT_RATIO_POLICIES,
-        help="ONNX keep_aspect_ratio_policy (with --size)",
+        help="ONNX keep_aspect_ratio_policy with --size: not_larger fits inside HxW, not_smaller covers it",
     )
     parser.add_argument(
-        "--extrapolation-value", type=float, default=0.0, help="ONNX extrapolation_value (tf_crop_and_resize)"
+        "--extrapolation-value", type=float, help="ONNX extrapolation_value (tf_crop_and_resize; default 0)"
     )
     parser.add_argument("--roi", type=_roi, metavar="y1,x1,y2,x2", help="ONNX roi for tf_crop_and_resize")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    files = parser.add_argument_group("files")
+    files.add_argument(
+        "--quality", type=_quality, default=95, help="JPEG/WebP/AVIF quality, 1-100 (default 95; Pillow's is 75)"
+    )
+    files.add_argument(
+        "--save-option",
+        type=_save_option,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Pillow save option passed through, e.g. optimize=true, lossless=true, compression=tiff_lzw "
+        "(repeatable)",
+    )
+    files.add_argument(
+        "--background",
+        type=_colour,
+        metavar="COLOUR",
+        help="flatten alpha onto this colour (needed to write LA/RGBA images as JPEG or BMP)",
+    )
+    files.add_argument(
+        "--max-output-pixels",
+        type=_positive_int,
+        default=MAX_OUTPUT_PIXELS,
+        metavar="N",
+        help=f"refuse outputs with more pixels per frame (default {MAX_OUTPUT_PIXELS:,}, Pillow's MAX_IMAGE_PIXELS)",
+    )
+    files.add_argument("--overwrite", action="store_true", help="allow writing over the input file(s)")
+    files.add_argument("--quiet", action="store_true", help="no progress bar or per-file lines")
     return parser
 
 
 def _demo_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="jax-resize demo", description="Write a PNG sheet comparing the modes.")
-    parser.add_argument("--output", type=pathlib.Path, default=pathlib.Path("jax_resize_demo.png"))
+    parser.add_argument(
+        "--output",
+        type=pathlib.Path,
+        default=pathlib.Path("jax_resize_demo.png"),
+        help="where to write the sheet (default: jax_resize_demo.png in the current directory)",
+    )
     return parser
 
 
-@functools.cache
-def resize_fn(mode: str, target: tuple, by_scale: bool, options: tuple, batched: bool, alpha: str | None = None):
-    """A jitted function resizing the H, W axes (``[H, W, ...]`` or ``[N, H, W, ...]``); ``alpha``
-    is ``resize``'s (``"premultiplied"`` for RGBA/LA images with a ``pil_*`` mode)."""
-    opts = dict(options)
-    axes = (1, 2) if batched else (0, 1)
-    if mode in ONNX_MODES:
-        kw: dict[str, Any] = dict(scales=list(target)) if by_scale else dict(sizes=list(target))
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """What to do to every frame: static, hashable (it keys the jitted functions).
+
+    ``target`` is ``(h, w)`` sizes or ``(sy, sx)`` scales (``by_scale``); ``options`` the ONNX
+    attributes that apply to ``mode``, as sorted ``(name, value)`` pairs.
+    """
+
+    mode: str
+    target: tuple
+    by_scale: bool
+    options: tuple
+
+    def out_size(self, h: int, w: int) -> tuple[int, int]:
+        """The output ``(h, w)`` of an ``h x w`` frame (ONNX Resize's rule for every mode)."""
+        opts = dict(self.options)
+        attrs = dict(
+            coordinate_transformation_mode=opts.get("coordinate_transformation_mode", "half_pixel"),
+            keep_aspect_ratio_policy=opts.get("keep_aspect_ratio_policy", "stretch"),
+        )
+        scales, sizes = (list(self.target), None) if self.by_scale else (None, list(self.target))
+        specs = _onnx._axis_specs((h, w), [0, 1], opts.get("roi"), scales, sizes, attrs)
+        return specs[0][2], specs[1][2]
+
+
+def make_plan(args) -> Plan:
+    """The :class:`Plan` of parsed arguments.
+
+    Raises:
+      ValueError: an option that does not apply to ``args.mode`` (or to ``--scale``).
+    """
+    given = {
+        name: getattr(args, name)
+        for name in (
+            "coordinate_transformation_mode",
+            "nearest_mode",
+            "cubic_coeff_a",
+            "exclude_outside",
+            "antialias",
+            "keep_aspect_ratio_policy",
+            "extrapolation_value",
+            "roi",
+        )
+        if getattr(args, name) is not None
+    }
+    flag = lambda name: "--" + name.replace("_", "-")  # noqa: E731
+    for name, modes in APPLIES.items():
+        if name in given and args.mode not in modes:
+            raise ValueError(f"{flag(name)} does not apply to --mode {args.mode}; it applies to {', '.join(modes)}")
+    crop = given.get("coordinate_transformation_mode") == "tf_crop_and_resize"
+    for name in ("roi", "extrapolation_value"):
+        if name in given and not crop:
+            raise ValueError(f"{flag(name)} applies to --coordinate-transformation-mode tf_crop_and_resize only")
+    if crop and "roi" not in given:
+        raise ValueError("--coordinate-transformation-mode tf_crop_and_resize needs --roi y1,x1,y2,x2")
+    if args.scale is not None and given.get("keep_aspect_ratio_policy", "stretch") != "stretch":
+        raise ValueError("--keep-aspect-ratio-policy needs --size, not --scale")
+    if args.mode in APPLIES["antialias"]:
+        given.setdefault("antialias", True)  # as Pillow and torchvision: antialias when shrinking
+    if "exclude_outside" in given:
+        given["exclude_outside"] = int(given["exclude_outside"])
+    target = args.scale if args.scale is not None else args.size
+    return Plan(args.mode, tuple(target), args.scale is not None, tuple(sorted(given.items())))
+
+
+def _resizer(plan: Plan, axes: tuple[int, int], pil_alpha: bool):
+    """``x -> y`` resizing the two ``axes`` of ``x`` as ``plan`` says (traceable)."""
+    opts = dict(plan.options)
+    if plan.mode in ONNX_MODES:
+        kw: dict[str, Any] = dict(scales=list(plan.target)) if plan.by_scale else dict(sizes=list(plan.target))
         roi = opts.pop("roi", None)
-        if mode != "nearest":
-            opts.pop("nearest_mode")
-        if mode != "cubic":
-            opts.pop("cubic_coeff_a")
-        return jax.jit(lambda x: _onnx.onnx_resize(x, roi, mode=mode, axes=axes, **kw, **opts))
-    if mode in OPENVINO_MODES:
+        if "antialias" in opts:
+            opts["antialias"] = int(opts["antialias"])
+        return lambda x: _onnx.onnx_resize(x, roi, mode=plan.mode, axes=axes, **kw, **opts)
+    if plan.mode in OPENVINO_MODES:
         from .peers import openvino as _openvino
 
-        return jax.jit(
-            lambda x: _openvino.openvino_interpolate(
-                x,
-                list(target),
-                list(axes),
-                mode=mode,
-                shape_calculation_mode="scales" if by_scale else "sizes",
-                coordinate_transformation_mode=opts["coordinate_transformation_mode"],
-                antialias=bool(opts["antialias"]),
-                cube_coeff=opts["cubic_coeff_a"],
-            )
+        # sizes through Plan.out_size, which applies --keep-aspect-ratio-policy
+        return lambda x: _openvino.openvino_interpolate(
+            x,
+            list(plan.target) if plan.by_scale else list(plan.out_size(x.shape[axes[0]], x.shape[axes[1]])),
+            list(axes),
+            mode=plan.mode,
+            shape_calculation_mode="scales" if plan.by_scale else "sizes",
+            coordinate_transformation_mode=opts.get("coordinate_transformation_mode", "half_pixel"),
+            antialias=bool(opts.get("antialias", False)),
+            cube_coeff=opts.get("cubic_coeff_a", -0.75),
         )
 
     def run(x):
         shape = list(x.shape)
-        for a, t in zip(axes, target):
-            shape[a] = int(np.floor(shape[a] * t)) if by_scale else t
-        y = _jax_image.resize(x, tuple(shape), mode, antialias=bool(opts["antialias"]), alpha=alpha)
-        # resize promotes integers to float: round half to even and saturate back
-        return _rounding.to_output(y, x.dtype) if x.dtype == np.uint8 != y.dtype else y  # pil_* keep uint8
+        shape[axes[0]], shape[axes[1]] = plan.out_size(x.shape[axes[0]], x.shape[axes[1]])
+        return _jax_image.resize(
+            x,
+            tuple(shape),
+            plan.mode,
+            antialias=bool(opts.get("antialias", True)),
+            cubic_coeff_a=opts.get("cubic_coeff_a"),
+            alpha="premultiplied" if pil_alpha else None,
+        )
+
+    return run
+
+
+@functools.cache
+def resize_fn(plan: Plan, batched: bool, alpha: bool):
+    """A jitted function resizing the H, W axes of ``[H, W, ...]`` (or ``[N, H, W, ...]`` when
+    ``batched``) frames, keeping their dtype (integers rounded half to even and saturated).
+    ``alpha``: the last channel is alpha and the colours are resampled premultiplied by it."""
+    axes = (1, 2) if batched else (0, 1)
+    pil_alpha = alpha and plan.mode in _pillow.METHODS  # Pillow's own integer premultiplication
+    resize = _resizer(plan, axes, pil_alpha)
+
+    def keep_dtype(y, dtype):
+        return y if y.dtype == dtype else _rounding.to_output(y, dtype)
+
+    def run(x):
+        if not alpha or pil_alpha or plan.mode in ("nearest", "pil_nearest"):
+            return keep_dtype(resize(x), x.dtype)
+        maxval = float(np.iinfo(x.dtype).max) if np.issubdtype(x.dtype, np.integer) else 1.0
+        xf = x.astype(jnp.float32)
+        a = xf[..., -1:]
+        y = resize(jnp.concatenate([xf[..., :-1] * (a / maxval), a], axis=-1))
+        ya = jnp.clip(y[..., -1:], 0.0, maxval)
+        colour = jnp.where(ya > 0, y[..., :-1] * maxval / jnp.where(ya > 0, ya, 1.0), 0.0)
+        return keep_dtype(jnp.concatenate([colour, ya], axis=-1), x.dtype)
 
     return jax.jit(run)
 
 
-def _options(args) -> tuple:
-    opts = dict(
-        coordinate_transformation_mode=args.coordinate_transformation_mode,
-        nearest_mode=args.nearest_mode,
-        cubic_coeff_a=args.cubic_coeff_a,
-        exclude_outside=int(args.exclude_outside),
-        antialias=int(args.antialias),
-        keep_aspect_ratio_policy=args.keep_aspect_ratio_policy,
-        extrapolation_value=args.extrapolation_value,
-    )
-    if args.roi is not None:
-        opts["roi"] = args.roi
-    return tuple(sorted(opts.items()))
+def resize_frames(plan: Plan, frames: Sequence[np.ndarray], alpha: bool) -> list[np.ndarray]:
+    """Resizes frames of one shape and dtype, ``BATCH`` per jitted call."""
+    if len(frames) == 1:
+        return [np.asarray(resize_fn(plan, False, alpha)(frames[0]))]
+    out: list[np.ndarray] = []
+    for start in range(0, len(frames), BATCH):
+        out.extend(np.asarray(resize_fn(plan, True, alpha)(np.stack(frames[start : start + BATCH]))))
+    return out
 
 
-def read_image(path: pathlib.Path):
-    """(array [H, W] or [H, W, C] uint8, Pillow mode) — palette/other modes become RGB(A)."""
-    from PIL import Image
-
-    with Image.open(path) as img:
-        if img.mode not in ("L", "LA", "RGB", "RGBA"):
-            img = img.convert("RGBA" if "A" in img.getbands() else "RGB")
-        return np.asarray(img), img.mode
-
-
-def write_image(path: pathlib.Path, array: np.ndarray, mode: str) -> None:
-    from PIL import Image
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(np.asarray(array), mode=mode).save(path)
+@dataclasses.dataclass
+class _Job:
+    source: pathlib.Path
+    target: pathlib.Path
+    picture: Any = None  # image_files.Picture once read
+    mode: str = ""  # the mode it is written in
+    notes: list = dataclasses.field(default_factory=list)
+    resized: list = dataclasses.field(default_factory=list)
 
 
-def _resize_arrays(args, arrays: Sequence[np.ndarray], image_mode: str = "RGB") -> list[np.ndarray]:
-    target = args.scale if args.scale is not None else args.size
-    options = _options(args)
-    if args.scale is not None and args.keep_aspect_ratio_policy != "stretch":
-        raise ValueError("--keep-aspect-ratio-policy needs --size, not --scale")
-    # Pillow resamples LA/RGBA images with premultiplied alpha; the pil_* modes do the same
-    alpha = "premultiplied" if args.mode in _pillow.METHODS and image_mode in _pillow.ALPHA_MODES else None
-    if len(arrays) == 1:
-        fn = resize_fn(args.mode, target, args.scale is not None, options, False, alpha)
-        return [np.asarray(fn(arrays[0]))]
-    fn = resize_fn(args.mode, target, args.scale is not None, options, True, alpha)
-    return list(np.asarray(fn(np.stack(arrays))))
+def _same_file(a: pathlib.Path, b: pathlib.Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def _jobs(args) -> list[_Job]:
+    """(input, output) pairs; refuses to write over an input unless --overwrite.
+
+    Raises:
+      ValueError: a missing input, an empty directory, an output that is an input.
+    """
+    if args.input.is_dir():
+        if args.output.exists() and not args.output.is_dir():
+            raise ValueError(
+                f"the input {args.input} is a directory, so the output must be one; {args.output} is a file"
+            )
+        if _same_file(args.input, args.output) and not args.overwrite:
+            raise ValueError(
+                f"the output directory {args.output} is the input directory: the originals would be overwritten "
+                "(give another directory, or --overwrite)"
+            )
+        files = sorted(p for p in args.input.iterdir() if p.is_file() and not p.name.startswith("."))
+        if not files:
+            raise ValueError(f"no files in {args.input}")
+        return [_Job(p, args.output / p.name) for p in files]
+    if not args.input.exists():
+        raise ValueError(f"{args.input} does not exist")
+    output = args.output / args.input.name if args.output.is_dir() else args.output
+    if _same_file(args.input, output) and not args.overwrite:
+        raise ValueError(
+            f"the output {output} is the input file: it would be overwritten (give another path, or --overwrite)"
+        )
+    _files.output_format(output)  # an unknown suffix is an argument error
+    return [_Job(args.input, output)]
+
+
+def _read_ahead(pool, jobs: Sequence[_Job], depth: int) -> Iterator[tuple[_Job, Any]]:
+    """Yields ``(job, future of its Picture)`` in order, decoding up to ``depth`` files ahead."""
+    pending: list = []
+    for job in jobs:
+        pending.append((job, pool.submit(_files.read_picture, job.source)))
+        if len(pending) > depth:
+            yield pending.pop(0)
+    yield from pending
+
+
+class _Run:
+    """The state of one command: counts, the progress bar, messages."""
+
+    def __init__(self, args, plan: Plan, total: int):
+        from tqdm import tqdm
+
+        self.args, self.plan = args, plan
+        self.written, self.skipped = 0, 0
+        self.bar = tqdm(total=total, unit="file", disable=args.quiet or total == 1, file=sys.stderr)
+
+    def say(self, text: str, error: bool = False) -> None:
+        if error or not self.args.quiet:
+            self.bar.write(text, file=sys.stderr if error else sys.stdout)
+
+    def skip(self, job: _Job, reason: str) -> None:
+        self.skipped += 1
+        self.say(f"skipped {job.source}: {reason}", error=True)
+        self.bar.update(1)
+
+    def prepare(self, job: _Job) -> None:
+        """Checks a read picture before any resizing (format, mode, output size)."""
+        args, picture = self.args, job.picture
+        fmt = _files.output_format(job.target)
+        job.mode, job.notes = _files.plan_output(picture, fmt, args.background)
+        for frame in picture.frames:
+            h, w = self.plan.out_size(*frame.shape[:2])
+            if h * w > args.max_output_pixels:
+                raise _files.PictureError(
+                    f"the output would be {h}x{w} = {h * w:,} pixels, above the limit of "
+                    f"{args.max_output_pixels:,} (raise it with --max-output-pixels)"
+                )
+            if h == 0 or w == 0:
+                raise _files.PictureError(f"the output would be {h}x{w}: empty")
+
+    def flush(self, jobs: list[_Job]) -> None:
+        """Resizes the frames of ``jobs`` (equal shapes batched) and writes the files."""
+        groups: dict = {}
+        for job in jobs:
+            for i, frame in enumerate(job.picture.frames):
+                key = (frame.shape, frame.dtype.str, job.picture.has_alpha)
+                groups.setdefault(key, []).append((job, i))
+        failed: dict = {}
+        for (_, _, alpha), members in groups.items():
+            try:
+                outs = resize_frames(self.plan, [job.picture.frames[i] for job, i in members], alpha)
+            except (ValueError, TypeError) as error:  # e.g. a pil_* mode on data Pillow has no mode for
+                for job, _ in members:
+                    failed.setdefault(id(job), str(error).splitlines()[0])
+                continue
+            for (job, i), out in zip(members, outs):
+                job.resized.append((i, out))
+        for job in jobs:
+            if id(job) in failed:
+                self.skip(job, failed[id(job)])
+                continue
+            frames = [out for _, out in sorted(job.resized, key=lambda t: t[0])]
+            try:
+                _files.write_picture(
+                    job.target,
+                    job.picture,
+                    frames,
+                    job.mode,
+                    background=self.args.background,
+                    quality=self.args.quality,
+                    options=dict(self.args.save_option),
+                )
+            except _files.PictureError as error:
+                self.skip(job, str(error))
+                continue
+            self.written += 1
+            first = job.picture.frames[0]
+            frames_text = f" ({len(frames)} frames)" if len(frames) > 1 else ""
+            self.say(
+                f"{job.source} {first.shape[1]}x{first.shape[0]} -> {job.target} "
+                f"{frames[0].shape[1]}x{frames[0].shape[0]}{frames_text}"
+            )
+            for note in job.notes:
+                self.say(f"note {job.target}: {note}", error=True)
+            self.bar.update(1)
+            job.picture, job.resized = None, []  # free the frames
 
 
 def _run_files(args) -> int:
-    from tqdm import tqdm
-
-    if args.input.is_dir():
-        files = sorted(p for p in args.input.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-        if not files:
-            raise ValueError(f"no images ({', '.join(IMAGE_SUFFIXES)}) in {args.input}")
-        groups: dict = {}
-        for path in files:
-            array, mode = read_image(path)
-            groups.setdefault((array.shape, mode), []).append((path, array))
-        with tqdm(total=len(files), unit="img", disable=args.quiet) as bar:
-            for (_, mode), items in groups.items():
-                for start in range(0, len(items), BATCH):
-                    chunk = items[start : start + BATCH]
-                    for (path, _), out in zip(chunk, _resize_arrays(args, [a for _, a in chunk], mode)):
-                        write_image(args.output / path.name, out, mode)
-                    bar.update(len(chunk))
-        return 0
-    if not args.input.exists():
-        raise ValueError(f"{args.input} does not exist")
-    array, mode = read_image(args.input)
-    output = args.output / args.input.name if args.output.is_dir() else args.output
-    write_image(output, _resize_arrays(args, [array], mode)[0], mode)
-    if not args.quiet:
-        print(f"{args.input} {array.shape} -> {output}")
-    return 0
+    plan = make_plan(args)
+    jobs = _jobs(args)
+    run = _Run(args, plan, len(jobs))
+    batch: list[_Job] = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for job, future in _read_ahead(pool, jobs, depth=BATCH):
+            try:
+                job.picture = future.result()
+                run.prepare(job)
+            except _files.PictureError as error:
+                run.skip(job, str(error))
+                continue
+            batch.append(job)
+            if sum(len(j.picture.frames) for j in batch) >= BATCH:
+                run.flush(batch)
+                batch = []
+        if batch:
+            run.flush(batch)
+    run.bar.close()
+    if len(jobs) > 1 or run.skipped:
+        run.say(
+            f"resized {run.written} of {len(jobs)} files into {args.output}"
+            + (f"; {run.skipped} skipped" if run.skipped else ""),
+            error=bool(run.skipped),
+        )
+    return 1 if run.skipped else 0
 
 
 def _require_cli_extra() -> None:
@@ -264,9 +572,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _demo_parser().parse_args(argv[1:])
         print(demo.write_sheet(args.output))
         return 0
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
         return _run_files(args)
-    except (ValueError, TypeError) as e:  # invalid option combinations, reported by the library
-        build_parser().error(str(e))
+    except (ValueError, TypeError) as e:  # invalid option combinations and paths, before anything is written
+        parser.error(str(e))
     return 2
