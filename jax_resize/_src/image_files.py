@@ -293,8 +293,9 @@ def write_picture(
 ) -> None:
     """Writes resized ``frames`` of ``picture`` in ``mode`` (from :func:`plan_output`) to ``path``.
 
-    ``quality`` goes to the formats in ``QUALITY_FORMATS``; ``options`` are Pillow ``save`` keywords (``quality``, ``lossless``, ``optimize``...) that
-    override the metadata kept from the input; formats ignore the keywords they do not use.
+    ``quality`` goes to the formats in ``QUALITY_FORMATS``; ``options`` are Pillow ``save``
+    keywords (``lossless``, ``optimize``, ``compression``...) that override the metadata kept
+    from the input; formats ignore the keywords they do not use.
 
     Raises:
       PictureError: Pillow or OpenCV failed to write the file.
