@@ -4,10 +4,10 @@ the measured exactness).
 
 * :func:`torch_interpolate` — ``torch.nn.functional.interpolate`` (``[N, C, *spatial]``);
 * :func:`cv2_resize` — OpenCV's ``cv2.resize`` (``[H, W]`` / ``[H, W, C]``), with the
-  ``INTER_*`` flags under OpenCV's names and values;
+  ``INTER_*`` flags under OpenCV's names and values (members of :class:`InterpolationFlags`);
 * :func:`pil_resize` — Pillow's ``Image.fromarray(a, mode).resize`` (``box``, ``reducing_gap``;
   premultiplied alpha for LA/RGBA as Pillow), with the ``PIL.Image.Resampling`` constants
-  ``NEAREST`` ... ``LANCZOS``;
+  ``NEAREST`` ... ``LANCZOS`` (members of :class:`Resampling`, Pillow's names and values);
 * :func:`tf_resize` — TensorFlow 2's ``tf.image.resize`` (also ``gaussian``, ``mitchellcubic``);
 * :func:`tf_resize_v1` — TF1's ``tf.compat.v1.image.resize`` (``align_corners``), and the TF1
   kernels :func:`tf_resize_bilinear`, :func:`tf_resize_bicubic`, :func:`tf_resize_nearest_neighbor`,
@@ -23,9 +23,10 @@ from jax_resize._src.peers.opencv import (
     INTER_LINEAR_EXACT,
     INTER_NEAREST,
     INTER_NEAREST_EXACT,
+    InterpolationFlags,
     cv2_resize,
 )
-from jax_resize._src.peers.pillow import BICUBIC, BILINEAR, BOX, HAMMING, LANCZOS, NEAREST, pil_resize
+from jax_resize._src.peers.pillow import BICUBIC, BILINEAR, BOX, HAMMING, LANCZOS, NEAREST, Resampling, pil_resize
 from jax_resize._src.peers.tensorflow import (
     tf_resize,
     tf_resize_area,
@@ -50,6 +51,8 @@ __all__ = [
     "INTER_LINEAR_EXACT",
     "INTER_NEAREST",
     "INTER_NEAREST_EXACT",
+    "InterpolationFlags",
+    "Resampling",
     "cv2_resize",
     "pil_resize",
     "tf_resize",

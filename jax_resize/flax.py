@@ -8,6 +8,7 @@ method and option of :func:`jax_resize.resize`. They have no parameters.
 
 from __future__ import annotations
 
+import inspect
 import math
 import numbers
 
@@ -53,6 +54,18 @@ def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
     return (input_shape[0], *(int(s) for s in out), input_shape[-1])
 
 
+class _ConstructorSignature:
+    """A class's ``__signature__``: its ``__init__`` without ``self`` (``flax.nnx``'s metaclass
+    defines ``__call__(*args, **kwargs)``, which ``inspect.signature`` would report). Instances
+    get ``None``, so ``inspect.signature(layer)`` stays the signature of ``layer.__call__``."""
+
+    def __get__(self, instance, owner) -> inspect.Signature | None:
+        if instance is not None:
+            return None
+        signature = inspect.signature(owner.__init__, eval_str=True)
+        return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
 class Resize(_nnx.Module):
     """Resizes the spatial axes of ``[N, *spatial, C]`` input with :func:`jax_resize.resize`.
 
@@ -87,6 +100,8 @@ class Resize(_nnx.Module):
 
     Source: :func:`jax_resize.resize` (``jax.image.resize`` semantics with ONNX Resize options).
     """
+
+    __signature__ = _ConstructorSignature()
 
     def __init__(self, size=None, scale=None, *, method="linear", antialias: bool = True, precision=None, **options):
         if (size is None) == (scale is None):

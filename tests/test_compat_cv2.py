@@ -5,6 +5,8 @@ flag, up and down. float32 agrees within 1e-5 (relative to the image's magnitude
 flags exactly; integer filters within 1 (OpenCV's fixed-point truncations).
 """
 
+import pydoc
+
 import jax
 import numpy as np
 import pytest
@@ -165,3 +167,21 @@ def test_dtype_and_rank_errors():
     assert cv2_resize(np.zeros((6, 6), np.int32), (3, 3), interpolation=compat.INTER_NEAREST).dtype == np.int32
     with pytest.raises(ValueError, match=r"\[H, W\] or \[H, W, C\]"):
         cv2_resize(np.zeros((1, 6, 6, 1), np.float32), (3, 3))
+
+
+def test_interpolation_flags_are_opencvs_and_document_themselves():
+    # names and values: cv2's own constants are the oracle; help() shows the enum's docstring, not int's
+    assert [flag.name for flag in compat.InterpolationFlags] == FLAGS
+    for flag in compat.InterpolationFlags:
+        assert getattr(cv2, flag.name) == flag == getattr(compat, flag.name) and isinstance(flag, int)
+    text = pydoc.render_doc(compat.INTER_CUBIC)
+    assert "OpenCV" in text and "INTER_CUBIC = 2" in text and "int([x]) -> integer" not in text
+
+
+def test_interpolation_as_cv2_int_or_member():
+    x = np.random.default_rng(5).random((9, 11, 3)).astype(np.float32)
+    want = np.asarray(cv2_resize(x, (7, 4), interpolation=compat.INTER_LANCZOS4))
+    for flag in (cv2.INTER_LANCZOS4, 4, compat.InterpolationFlags(4), np.int64(4)):
+        np.testing.assert_array_equal(np.asarray(cv2_resize(x, (7, 4), interpolation=flag)), want)
+    with pytest.raises(ValueError, match=r"INTER_NEAREST_EXACT \(6\)"):
+        cv2_resize(x, (7, 4), interpolation=7)

@@ -11,6 +11,8 @@ and F bit exact under ``jax_enable_x64`` and within the README's bounds without 
 """
 
 import functools
+import pydoc
+import re
 
 import jax
 import numpy as np
@@ -20,6 +22,7 @@ from conftest import alpha_map, load_photo
 from PIL import Image
 
 from jax_resize import compat
+from jax_resize._src.peers import pillow
 
 FILTERS = [compat.NEAREST, compat.BOX, compat.BILINEAR, compat.HAMMING, compat.BICUBIC, compat.LANCZOS]
 PHOTOS = ["astronaut.png", "chelsea.png", "coffee.png"]
@@ -197,3 +200,30 @@ def test_mode_errors_name_the_allowed_modes():
         compat.pil_resize(np.zeros((4, 5), np.int32), (2, 2), mode="F")
     with pytest.raises(ValueError, match=r"mode='L' does not fit .*float32.*Pillow has no mode for it"):
         compat.pil_resize(np.zeros((4, 5, 3), np.float32), (2, 2), mode="L")
+
+
+def test_resampling_constants_are_pillows_and_document_themselves():
+    # names and values: Pillow's own enum is the oracle; help() shows the enum's docstring, not int's
+    for member in compat.Resampling:
+        assert Image.Resampling[member.name] == member and isinstance(member, int)
+    assert [compat.NEAREST, compat.LANCZOS, compat.BILINEAR, compat.BICUBIC, compat.BOX, compat.HAMMING] == list(
+        compat.Resampling
+    )
+    text = pydoc.render_doc(compat.BICUBIC)
+    assert "Pillow" in text and "BICUBIC = 3" in text and "Keys cubic" in text
+    assert "int([x]) -> integer" not in text
+    # each member's line of the docstring names its jax_resize method and the kernel's support radius
+    entries = dict(re.findall(r"\* ``(\w+) = \d+``: (.*?)(?=\n\s*\*|\n\s*\n)", compat.Resampling.__doc__, re.S))
+    assert set(entries) == set(compat.Resampling.__members__)
+    for name, text in entries.items():
+        method = f"pil_{name.lower()}"
+        assert f'``"{method}"``' in text, name
+        if name != "NEAREST":
+            assert f"radius {pillow.kernel(method).radius:g};" in text, name
+
+
+def test_resample_as_int_compat_member_or_pillow_member():
+    a = np.asarray(_photo("astronaut.png"))[100:140, 200:250]
+    want = np.asarray(Image.fromarray(a).resize((17, 29), Image.Resampling.HAMMING))
+    for resample in (5, compat.HAMMING, compat.Resampling(5), Image.Resampling.HAMMING):
+        np.testing.assert_array_equal(np.asarray(compat.pil_resize(a, (17, 29), resample)), want)

@@ -1,5 +1,7 @@
 """jax_resize.flax: the nnx and linen layers equal jax_resize.resize and train inside a model."""
 
+import inspect
+import pydoc
 import subprocess
 import sys
 
@@ -116,3 +118,18 @@ def test_encoder_decoder_trains(method):
 def test_import_jax_resize_does_not_import_flax():
     code = "import sys, jax_resize; assert 'flax' not in sys.modules and 'jax_resize.flax' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_signature_is_the_constructors():
+    # flax.nnx's metaclass would report (*args, **kwargs); help() and IDEs need the real arguments
+    sig = inspect.signature(Resize)
+    assert str(sig) == "(size=None, scale=None, *, method='linear', antialias: bool = True, precision=None, **options)"
+    assert "Resize(size=None, scale=None, *, method='linear'" in pydoc.render_doc(Resize, renderer=pydoc.plaintext)
+    # the signature binds exactly what the constructor accepts
+    sig.bind(scale=2, method="cubic", cubic_coeff_a=-0.75)
+    with pytest.raises(TypeError):
+        sig.bind(4, 2, "cubic")
+    with pytest.raises(TypeError):
+        Resize(4, 2, "cubic")
+    # a layer instance keeps the signature of its call
+    assert list(inspect.signature(Resize(scale=2)).parameters) == ["x"]

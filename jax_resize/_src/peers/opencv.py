@@ -16,6 +16,7 @@ Contract: same arguments (``dsize`` is ``(width, height)``), flags, size rule an
 
 from __future__ import annotations
 
+import enum
 import math
 import numbers
 
@@ -31,23 +32,49 @@ from .. import validation as _v
 from .. import weights as _weights
 from . import pillow as _pillow
 
-INTER_NEAREST = 0
-INTER_LINEAR = 1
-INTER_CUBIC = 2
-INTER_AREA = 3
-INTER_LANCZOS4 = 4
-INTER_LINEAR_EXACT = 5
-INTER_NEAREST_EXACT = 6
 
-INTERPOLATIONS = {
-    INTER_NEAREST: "INTER_NEAREST",
-    INTER_LINEAR: "INTER_LINEAR",
-    INTER_CUBIC: "INTER_CUBIC",
-    INTER_AREA: "INTER_AREA",
-    INTER_LANCZOS4: "INTER_LANCZOS4",
-    INTER_LINEAR_EXACT: "INTER_LINEAR_EXACT",
-    INTER_NEAREST_EXACT: "INTER_NEAREST_EXACT",
-}
+class InterpolationFlags(enum.IntEnum):
+    """OpenCV's ``cv::InterpolationFlags`` that ``cv2.resize`` takes, with OpenCV's names and values.
+
+    An ``int`` subclass: each member equals (and hashes as) its value, so ``2``,
+    ``InterpolationFlags.INTER_CUBIC`` and ``cv2.INTER_CUBIC`` are interchangeable as
+    :func:`cv2_resize`'s ``interpolation``. Each is ``cv2.resize``'s filter for that flag, with
+    ``s = in / out`` (or ``1 / fx``) and the source coordinate ``x = (o + 0.5) * s - 0.5``:
+
+    * ``INTER_NEAREST = 0``: nearest neighbour, ``min(floor(o * s), in - 1)``.
+    * ``INTER_LINEAR = 1``: 2-tap linear at ``x`` clamped to the image (no antialiasing).
+    * ``INTER_CUBIC = 2``: Keys cubic with ``a = -0.75``, 4 taps clamped to the edge.
+    * ``INTER_AREA = 3``: pixel-area averaging when shrinking, OpenCV's bilinear variant otherwise.
+    * ``INTER_LANCZOS4 = 4``: ``sinc(d) * sinc(d / 4)`` on 8 taps, normalised.
+    * ``INTER_LINEAR_EXACT = 5``: ``INTER_LINEAR`` with OpenCV's bit-exact fixed point (here the
+      same as ``INTER_LINEAR``, within 1 on integers).
+    * ``INTER_NEAREST_EXACT = 6``: nearest neighbour ``floor((o + 0.5) * in / out)``, Pillow's rule.
+
+    Example:
+      >>> InterpolationFlags.INTER_AREA == 3, InterpolationFlags(2).name
+      (True, 'INTER_CUBIC')
+      >>> import numpy as np
+      >>> cv2_resize(np.zeros((4, 6), np.float32), (3, 2), interpolation=InterpolationFlags.INTER_AREA).shape
+      (2, 3)
+    """
+
+    INTER_NEAREST = 0
+    INTER_LINEAR = 1
+    INTER_CUBIC = 2
+    INTER_AREA = 3
+    INTER_LANCZOS4 = 4
+    INTER_LINEAR_EXACT = 5
+    INTER_NEAREST_EXACT = 6
+
+
+INTER_NEAREST = InterpolationFlags.INTER_NEAREST
+INTER_LINEAR = InterpolationFlags.INTER_LINEAR
+INTER_CUBIC = InterpolationFlags.INTER_CUBIC
+INTER_AREA = InterpolationFlags.INTER_AREA
+INTER_LANCZOS4 = InterpolationFlags.INTER_LANCZOS4
+INTER_LINEAR_EXACT = InterpolationFlags.INTER_LINEAR_EXACT
+INTER_NEAREST_EXACT = InterpolationFlags.INTER_NEAREST_EXACT
+
 #: ``INTER_RESIZE_COEF_BITS``: OpenCV's fixed-point precision for 8-bit linear/cubic/Lanczos.
 INTER_RESIZE_COEF_BITS = 11
 
@@ -124,12 +151,12 @@ def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
     return _weights.compact(cols, w, in_size)
 
 
-def _interpolation(value) -> int:
+def _interpolation(value) -> InterpolationFlags:
     integer = isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-    if not integer or int(value) not in INTERPOLATIONS:
-        allowed = ", ".join(f"{name} ({k})" for k, name in INTERPOLATIONS.items())
+    if not integer or int(value) not in {flag.value for flag in InterpolationFlags}:
+        allowed = ", ".join(f"{flag.name} ({flag.value})" for flag in InterpolationFlags)
         raise ValueError(f"interpolation={value!r} is not supported; allowed values: {allowed}.")
-    return int(value)
+    return InterpolationFlags(int(value))
 
 
 def _dsize(dsize):
@@ -267,7 +294,7 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
     if allowed is not None and dtype.name not in allowed:
         raise TypeError(
             f"src has dtype {dtype.name}, which cv2.resize does not support with "
-            f"interpolation={INTERPOLATIONS[interpolation]}; allowed: {', '.join(allowed)}."
+            f"interpolation={interpolation.name}; allowed: {', '.join(allowed)}."
         )
     (out_h, out_w), (inv_y, inv_x) = output_size(x.shape[:2], dsize, fx, fy)
     if x.ndim == 3 and x.shape[2] == 1:

@@ -9,8 +9,8 @@ length changes (or whose ``box`` edges differ from the image's) is resampled lik
   and its NEAREST walk (:func:`nearest_indices`, repeated double additions; a product for
   ``'I;16'``);
 * weights: Pillow's clipped, renormalised window (:func:`..weights.clipped_window_taps`) with
-  Pillow's kernels in its own evaluation order (:data:`HAMMING`, :func:`bicubic`,
-  :data:`LANCZOS`; BOX and BILINEAR are the core box and triangle);
+  Pillow's kernels in its own evaluation order (:data:`HAMMING_KERNEL`, :func:`bicubic`,
+  :data:`LANCZOS_KERNEL`; BOX and BILINEAR are the core box and triangle);
 * integer policy: ``uint8`` is Pillow's 8-bit modes (``'L'``, ``'RGB'`` ...), bit for bit —
   coefficients quantised to ``k / 2**22`` (``PRECISION_BITS``), each pass
   ``(2**21 + sum(x * k)) >> 22`` clipped to ``[0, 255]``; modes ``'I'`` and ``'I;16'`` round each
@@ -28,6 +28,7 @@ rank; ``alpha="premultiplied"`` for LA/RGBA channels).
 
 from __future__ import annotations
 
+import enum
 import math
 
 import jax
@@ -46,8 +47,49 @@ from .. import weights as _weights
 #: ``jax_resize.resize`` methods for ``PIL.Image.Resampling`` NEAREST, BOX, BILINEAR, HAMMING,
 #: BICUBIC and LANCZOS.
 METHODS = ("pil_nearest", "pil_box", "pil_bilinear", "pil_hamming", "pil_bicubic", "pil_lanczos")
-# PIL.Image.Resampling values
-NEAREST, LANCZOS, BILINEAR, BICUBIC, BOX, HAMMING = 0, 1, 2, 3, 4, 5
+
+
+class Resampling(enum.IntEnum):
+    """Pillow's resampling filters, with ``PIL.Image.Resampling``'s names and values.
+
+    An ``int`` subclass: each member equals (and hashes as) its value, so ``3``,
+    ``Resampling.BICUBIC`` and Pillow's own ``PIL.Image.Resampling.BICUBIC`` are interchangeable
+    as :func:`pil_resize`'s ``resample``. Each is the filter of ``PIL.Image.resize`` with that
+    constant, support radius in input pixels at scale 1 (multiplied by the scale when
+    downsampling), and the :func:`jax_resize.resize` method computing the same filter:
+
+    * ``NEAREST = 0``: nearest neighbour, no filter (``floor`` of the centre); ``"pil_nearest"``.
+    * ``LANCZOS = 1``: Lanczos windowed sinc, ``sinc(x) * sinc(x / 3)``, radius 3;
+      ``"pil_lanczos"``.
+    * ``BILINEAR = 2``: triangle (linear), radius 1; ``"pil_bilinear"``.
+    * ``BICUBIC = 3``: Keys cubic with ``a = -0.5``, radius 2; ``"pil_bicubic"``.
+    * ``BOX = 4``: box (mean of the covered pixels), radius 0.5; ``"pil_box"``.
+    * ``HAMMING = 5``: Hamming windowed sinc, radius 1; ``"pil_hamming"``.
+
+    Example:
+      >>> Resampling.BICUBIC == 3, Resampling(3).name
+      (True, 'BICUBIC')
+      >>> import numpy as np
+      >>> pil_resize(np.zeros((4, 6), np.uint8), (3, 2), Resampling.LANCZOS).shape
+      (2, 3)
+    """
+
+    NEAREST = 0
+    LANCZOS = 1
+    BILINEAR = 2
+    BICUBIC = 3
+    BOX = 4
+    HAMMING = 5
+
+
+NEAREST, LANCZOS, BILINEAR, BICUBIC, BOX, HAMMING = (
+    Resampling.NEAREST,
+    Resampling.LANCZOS,
+    Resampling.BILINEAR,
+    Resampling.BICUBIC,
+    Resampling.BOX,
+    Resampling.HAMMING,
+)
 _METHOD = {
     NEAREST: "pil_nearest",
     BOX: "pil_box",
