@@ -264,7 +264,8 @@ def plan_output(picture: Picture, fmt: str, background: tuple[int, ...] | None) 
         notes.append(f"{fmt} holds 8 bits per channel: 16-bit values written as round(v / 257)")
         mode = narrow
     if not can_write(fmt, mode):
-        raise PictureError(f"{fmt} cannot store {mode} images; write .tif or .png")
+        able = [f for f in ("PNG", "TIFF", "JPEG", "WEBP") if can_write(f, mode)]
+        raise PictureError(f"{fmt} cannot store {mode} images" + (f"; write {' or '.join(able)}" if able else ""))
     one_frame = fmt not in _save_all_formats() or (mode in WIDE_MODES and fmt != "TIFF")
     if len(picture.frames) > 1 and one_frame:
         notes.append(f"{fmt} holds one frame: only the first of {len(picture.frames)} frames written")
