@@ -246,8 +246,22 @@ def main(argv=None):
     parser.add_argument("--only", nargs="*", help="substrings of workload names to run")
     parser.add_argument("--output", help="also write the table (with machine info) to this Markdown file")
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
+    parser.add_argument(
+        "--section",
+        choices=("tensors", "photos", "all"),
+        default="all",
+        help="tensors: the float32 batch workloads; photos: uint8 camera photos (benchmarks/photos.py)",
+    )
     parser.add_argument("--workload", help=argparse.SUPPRESS)  # internal: run one workload, print its row
+    parser.add_argument("--photo-workload", help=argparse.SUPPRESS)  # internal: one photo workload
     args = parser.parse_args(argv)
+    if args.photo_workload is not None:
+        import photos
+
+        (w,) = [w for w in photos.PHOTO_WORKLOADS if w.name == args.photo_workload]
+        row, ratio = photos.photo_row(w, args.repeats)
+        print(row, flush=True)
+        return 0
     if args.workload is None:
         return _run_isolated(args)
 
@@ -315,7 +329,7 @@ def _run_isolated(args) -> int:
         "jax.image / ours, all runs |"
     )
     rows = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
-    for w in WORKLOADS:
+    for w in WORKLOADS if args.section != "photos" else []:
         if args.only and not any(s in w.name for s in args.only):
             continue
         cmd = [sys.executable, os.path.abspath(__file__), "--workload", w.name, "--repeats", str(args.repeats)]
@@ -338,6 +352,10 @@ def _run_isolated(args) -> int:
             spread = lambda v: "n/a" if np.isnan(v[0]) else (", ".join(f"{x:.2f}" for x in v))
             rows.append(f"{median_run[2]} {spread(ratios)} | {spread(ji)} |")
         print(rows[-1], flush=True)
+    if args.section == "photos":
+        rows = []
+    if args.section != "tensors":
+        rows += ["", *_photo_rows(args)]
     machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs))
     table = "\n".join(rows)
     print()
@@ -348,6 +366,25 @@ def _run_isolated(args) -> int:
         with open(args.output, "w") as f:
             f.write("# Benchmark results\n\n`python benchmarks/run.py` on: " + machine + ".\n\n" + table + "\n")
     return 0
+
+
+def _photo_rows(args) -> list[str]:
+    """The photos section (benchmarks/photos.py): each workload in a fresh process, once."""
+    import subprocess
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import photos
+
+    rows = [photos.PHOTO_HEADER, "|" + "|".join(["---"] * (photos.PHOTO_HEADER.count("|") - 1)) + "|"]
+    for w in photos.PHOTO_WORKLOADS:
+        if args.only and not any(s in w.name for s in args.only):
+            continue
+        cmd = [sys.executable, os.path.abspath(__file__), "--photo-workload", w.name, "--repeats", str(args.repeats)]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+        rows.append(row[-1] if row else f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
+        print(rows[-1], flush=True)
+    return rows
 
 
 if __name__ == "__main__":

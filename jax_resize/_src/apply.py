@@ -25,6 +25,7 @@ respect to ``x`` and to traced weights) work through it.
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Sequence
 
 import jax
@@ -100,7 +101,7 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts):
         return y
 
     y = x.astype(cdtype)
-    dense = any(isinstance(p, _strategies.DensePlan) for p in plans)
+    dense = any(isinstance(p, (_strategies.DensePlan, _strategies.BlockedPlan)) for p in plans)
     if dense and jnp.issubdtype(cdtype, jnp.floating):
         y = lax.cond(jnp.all(jnp.isfinite(y)), lambda v: run_all(v, False), lambda v: run_all(v, True), y)
     else:
@@ -155,21 +156,56 @@ def run(
     if not ops:
         return x
     dtype = np.dtype(x.dtype)
-    cdtype = _dtypes.compute_dtype(dtype)
     integral = dtype.kind in "iu"
     ops = list(ops) if integral and integer.passes else sorted(ops, key=_order)
-    plans, shifts = [], []
-    for axis, record in ops:
-        b = None
-        if integral and integer.fixed_point_bits is not None and isinstance(record, _weights.Taps):
-            record, b = _split_fixed_point(record, integer.fixed_point_bits, float(np.iinfo(dtype).max))
-        plans.append(_strategies.plan(axis, record, strategy, cdtype))
-        shifts.append(b)
+    plans, shifts = _plans(tuple(ops), strategy, dtype, integer, jax.default_backend())
     return apply(
         x,
         plans,
         extrapolation_value=float(extrapolation_value),
         precision=precision,
         integer=integer,
-        fixed_shifts=tuple(shifts),
+        fixed_shifts=shifts,
     )
+
+
+#: Plans kept for constant records (least recently used dropped first); records hash by identity,
+#: so the memoised record builders (:func:`.weights.memoized`) make repeated calls hit.
+PLAN_CACHE_SIZE = 128
+_PLAN_CACHE: collections.OrderedDict = collections.OrderedDict()
+
+
+def _constant(record) -> bool:
+    return (
+        isinstance(record, _weights.Taps)
+        and record.constant
+        or (isinstance(record, _weights.Gather) and isinstance(record.index, np.ndarray))
+    )
+
+
+def _plans(ops: tuple, strategy: str, dtype: np.dtype, integer, backend: str):
+    """``(plans, fixed_shifts)`` of ``ops``: host work (strategy choice, transposed taps,
+    polyphase tables), cached for constant records with their arrays already on the device."""
+    key = (ops, strategy, dtype.str, integer, backend, bool(jax.config.jax_enable_x64))  # type: ignore[attr-defined]
+    cacheable = all(_constant(record) for _, record in ops)
+    if cacheable and key in _PLAN_CACHE:
+        _PLAN_CACHE.move_to_end(key)
+        return _PLAN_CACHE[key]
+    cdtype = _dtypes.compute_dtype(dtype)
+    integral = dtype.kind in "iu"
+    plans, shifts = [], []
+    for axis, record in ops:
+        b = None
+        if integral and integer.fixed_point_bits is not None and isinstance(record, _weights.Taps):
+            record, b = _split_fixed_point(record, integer.fixed_point_bits, float(np.iinfo(dtype).max))
+        plans.append(_strategies.plan(axis, record, strategy, cdtype, backend))
+        shifts.append(b)
+    result = (plans, tuple(shifts))
+    if cacheable:
+        # arrays on the device once (numpy leaves would be transferred on every call)
+        with jax.ensure_compile_time_eval():  # concrete arrays even when called under a trace
+            result = (jax.tree_util.tree_map(jnp.asarray, plans), tuple(shifts))
+        _PLAN_CACHE[key] = result
+        while len(_PLAN_CACHE) > PLAN_CACHE_SIZE:
+            _PLAN_CACHE.popitem(last=False)
+    return result

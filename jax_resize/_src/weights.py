@@ -33,6 +33,7 @@ With numpy inputs everything is float64 on the host, as in the ONNX reference; w
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -88,6 +89,35 @@ class Taps:
 
 
 Record = Gather | Taps
+
+#: Records kept by :func:`memoized` builders (least recently used dropped first).
+RECORD_CACHE_SIZE = 256
+
+
+def _freeze(record):
+    for value in dataclasses.astuple(record) if dataclasses.is_dataclass(record) else ():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return record
+
+
+def memoized(build):
+    """Memoises a record builder on its (hashable, static) arguments, so repeated calls with the
+    same geometry return the same record object — whose plan :mod:`.apply` then caches too (the
+    eager fast path). Calls with an unhashable argument (a traced ``roi``, an array) are built
+    afresh. Cached records' arrays are read-only."""
+    cached = functools.lru_cache(maxsize=RECORD_CACHE_SIZE)(lambda *a, **k: _freeze(build(*a, **k)))
+
+    @functools.wraps(build)
+    def wrapper(*args, **kwargs):
+        try:
+            hash((args, tuple(kwargs.items())))
+        except TypeError:
+            return build(*args, **kwargs)
+        return cached(*args, **kwargs)
+
+    wrapper.cache_clear = cached.cache_clear
+    return wrapper
 
 
 def empty(in_size: int, out_size: int, *, gather: bool) -> Record:

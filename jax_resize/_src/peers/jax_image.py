@@ -61,6 +61,11 @@ def nearest_indices(in_size: int, out_size: int) -> np.ndarray:
     return _weights.nearest_indices(x, in_size, "floor")
 
 
+@_weights.memoized
+def _nearest_record(in_size: int, out_size: int) -> _weights.Gather:
+    return _weights.Gather(nearest_indices(in_size, out_size), in_size)
+
+
 def _method_name(method) -> str:
     if isinstance(method, jax.image.ResizeMethod):
         return method.name.lower().replace("_", "-")
@@ -231,7 +236,7 @@ def resize(
         if n == 0 or o == 0:
             ops.append((axis, _weights.empty(n, o, gather=method == "nearest")))
         elif method == "nearest" and nearest_mode is None and coordinate_transformation_mode == "half_pixel":
-            ops.append((axis, _weights.Gather(nearest_indices(n, o), n)))
+            ops.append((axis, _nearest_record(n, o)))
         elif method == "nearest":
             ops.append(
                 (
@@ -259,6 +264,7 @@ def resize(
     return _apply.run(image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy)
 
 
+@_weights.memoized
 def _filter_record(n, o, roi, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside):
     """One filtered axis: the ONNX coordinate rule, the method's kernel, rows normalised."""
     scale = o / n

@@ -357,6 +357,7 @@ def _scaled_length(in_size: int, scale: float, *, float32: bool) -> int:
     return int(math.floor(scale * in_size))
 
 
+@_weights.memoized
 def axis_record(
     in_size: int,
     out_size: int,
