@@ -173,3 +173,29 @@ def test_int64_nearest_bit_exact_with_x64():
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr
+
+
+def test_eager_calls_reuse_cached_records_and_plans(monkeypatch):
+    # the memoised record builders return the same record, so the plan (with its weights already
+    # on the device) is built once; traced geometry and new shapes still plan afresh
+    import jax_resize
+    from jax_resize._src import apply as _apply_mod
+    from jax_resize._src.peers import jax_image as _ji
+
+    x = np.random.default_rng(1).random((37, 41, 3)).astype(np.float32)
+    _apply_mod._PLAN_CACHE.clear()
+    first = np.asarray(jax_resize.resize(x, (19, 23, 3), "cubic"))
+    assert len(_apply_mod._PLAN_CACHE) == 1
+    (cached,) = _apply_mod._PLAN_CACHE.values()
+    second = np.asarray(jax_resize.resize(x, (19, 23, 3), "cubic"))
+    assert len(_apply_mod._PLAN_CACHE) == 1 and next(iter(_apply_mod._PLAN_CACHE.values())) is cached
+    np.testing.assert_array_equal(first, second)
+    jitted = np.asarray(jax.jit(lambda v: jax_resize.resize(v, (19, 23, 3), "cubic"))(x))
+    np.testing.assert_allclose(first, jitted, rtol=1e-6, atol=1e-7)  # constants folded differently
+    record = _ji._filter_record(37, 19, None, "cubic", True, "half_pixel", None, None)
+    assert record is _ji._filter_record(37, 19, None, "cubic", True, "half_pixel", None, None)
+    assert not record.weight.flags.writeable  # shared records cannot be changed in place
+    monkeypatch.setattr(_apply_mod, "PLAN_CACHE_SIZE", 4)
+    for k in range(10):  # bounded: least recently used dropped
+        jax_resize.resize(x, (3 + k, 23, 3), "linear")
+    assert len(_apply_mod._PLAN_CACHE) == 4

@@ -95,7 +95,8 @@ RECORD_CACHE_SIZE = 256
 
 
 def _freeze(record):
-    for value in dataclasses.astuple(record) if dataclasses.is_dataclass(record) else ():
+    for field in dataclasses.fields(record) if dataclasses.is_dataclass(record) else ():
+        value = getattr(record, field.name)
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
     return record
