@@ -122,38 +122,44 @@ def _wide_record(in_size=300, out_size=17):
     return _onnx.axis_record(in_size, out_size, out_size / in_size, **attrs)
 
 
-def test_blocked_layout_rebuilds_the_weight_matrix():
-    from jax_resize._src import weights as _weights
-
+def test_auto_uses_banded_for_wide_filters_and_matches_reference():
+    # a 300 -> 17 antialiased shrink has ~36 taps: banded on CPU/GPU (it reads integer input as it
+    # is), dense on TPU; below WIDE_MIN_TAPS polyphase is tried first as before
     record = _wide_record()
-    starts, window, w = _strategies.blocked_layout(record.index, record.weight, record.in_size, block=4)
-    dense = _weights.taps_to_matrix(record.index, record.weight, record.in_size)
-    rebuilt = np.zeros((w.shape[0] * 4, record.in_size))
-    for b, s in enumerate(starts):
-        rebuilt[b * 4 : b * 4 + 4, s : s + window] = w[b]
-    np.testing.assert_array_equal(rebuilt[: record.out_size], dense)
-    assert window < record.in_size and record.index.shape[1] >= _strategies.BLOCKED_MIN_TAPS
-
-
-def test_auto_uses_blocked_for_wide_filters_and_matches_reference():
-    # a 300 -> 17 antialiased shrink has ~36 taps: block-banded matmuls on CPU/GPU, dense on TPU
-    assert isinstance(_strategies.plan(0, _wide_record(), "auto", backend="cpu"), _strategies.BlockedPlan)
-    assert isinstance(_strategies.plan(0, _wide_record(), "auto", backend="tpu"), _strategies.DensePlan)
+    assert record.index.shape[1] >= _strategies.WIDE_MIN_TAPS
+    assert isinstance(_strategies.plan(0, record, "auto", backend="cpu"), _strategies.BandedPlan)
+    assert isinstance(_strategies.plan(0, record, "auto", backend="tpu"), _strategies.DensePlan)
     x = RNG.standard_normal((300, 5, 2)).astype(np.float32)
     kw = dict(sizes=[17], axes=[0], mode="linear", antialias=1)
     np.testing.assert_allclose(np.asarray(onnx_resize(x, **kw)), reference_resize(x, **kw), rtol=1e-5, atol=1e-5)
-    u = (RNG.random((300, 7)) * 255).astype(np.uint8)  # integer input, converted inside the pass
-    want = np.clip(np.rint(reference_resize(u.astype(np.float64), **kw)), 0, 255)
-    assert np.max(np.abs(np.asarray(onnx_resize(u, **kw)).astype(int) - want)) <= 1
 
 
-def test_blocked_gradient_equals_dense():
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32])
+def test_integer_first_pass_reads_the_input_without_a_float_copy(dtype):
     import jax
 
-    x = RNG.standard_normal((120, 9)).astype(np.float32)
-    ct = RNG.standard_normal((10, 9)).astype(np.float32)
-    grads = {
-        s: np.asarray(jax.vjp(lambda v, s=s: resize(v, (10, 9), "cubic", strategy=s), x)[1](ct)[0])
-        for s in ("blocked", "dense")
-    }
-    np.testing.assert_allclose(grads["blocked"], grads["dense"], rtol=1e-5, atol=1e-6)
+    info = np.iinfo(dtype)
+    u = RNG.integers(max(info.min, -(2**20)), min(info.max, 2**20), (300, 40, 3)).astype(dtype)
+    kw = dict(sizes=[17, 9], axes=[0, 1], mode="linear", antialias=1)
+    want = np.clip(np.rint(reference_resize(u.astype(np.float64), **kw)), info.min, info.max)
+    got = np.asarray(jax.jit(lambda v: onnx_resize(v, **kw))(u)).astype(np.float64)
+    assert got.dtype == np.float64 and np.max(np.abs(got - want)) <= 1
+
+    # no convert of the whole input in the traced program: the first pass takes it as it is
+    def eqns(jaxpr):  # every equation, nested jaxprs (pjit, cond, custom primitives) included
+        for e in jaxpr.eqns:
+            yield e
+            for value in e.params.values():
+                for sub in value if isinstance(value, (tuple, list)) else [value]:
+                    inner = getattr(sub, "jaxpr", sub)
+                    if hasattr(inner, "eqns"):
+                        yield from eqns(inner)
+
+    def full_converts(fn):
+        jaxpr = jax.make_jaxpr(fn)(u).jaxpr
+        return [
+            e for e in eqns(jaxpr) if e.primitive.name == "convert_element_type" and e.invars[0].aval.shape == u.shape
+        ]
+
+    assert not full_converts(lambda v: onnx_resize(v, **kw))
+    assert full_converts(lambda v: onnx_resize(v, strategy="dense", **kw))  # the check sees converts

@@ -8,7 +8,8 @@ structure and shapes) that
 
 * applies the axes shrink-first (inner axis first between equal upsampling ratios), fusing
   consecutive banded axes whose tap counts multiply to at most ``FUSE_MAX_TAPS`` into one pass;
-* computes in the compute dtype of :mod:`.dtypes` (complex: real and imaginary parts apart);
+* computes in the compute dtype of :mod:`.dtypes` (complex: real and imaginary parts apart); a
+  constant banded first pass reads integer input as it is (no float copy of the input);
 * fills rows flagged ``outside`` with ``extrapolation_value``;
 * returns to integer dtypes with the :class:`~.rounding.IntegerPolicy` given — once at the end
   (default: half to even, saturated), or after every pass in the order given (``per_pass``,
@@ -18,6 +19,9 @@ Gathers never pass through float arithmetic (bit exact for every dtype). NaN/Inf
 non-finite input only affects outputs whose filter gives it a non-zero weight (``banded`` and
 ``polyphase`` skip zero weights; ``dense`` switches to a mask-aware contraction under a
 ``lax.cond`` when the input has a non-finite value).
+
+Host planning is cached: constant records (memoised by the front ends' record builders) map to
+their plans, weights already on the device, in a bounded LRU (``PLAN_CACHE_SIZE``).
 
 Everything is a pure function of its array arguments, so ``jit``, ``vmap`` and ``grad`` (with
 respect to ``x`` and to traced weights) work through it.
@@ -100,9 +104,12 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts):
                     y = _rounding.round_clip(y, dtype, integer.rounding)
         return y
 
-    y = x.astype(cdtype)
-    dense = any(isinstance(p, (_strategies.DensePlan, _strategies.BlockedPlan)) for p in plans)
-    if dense and jnp.issubdtype(cdtype, jnp.floating):
+    # a constant banded first pass reads integer input as it is and converts inside its fused
+    # loop: no float copy of the whole input is written (12 MP uint8 -> 224: 57 -> 22 ms)
+    reads_integers = isinstance(plans[0], _strategies.BandedPlan) and plans[0].transpose_index is not None
+    y = x if integral and reads_integers else x.astype(cdtype)
+    dense = any(isinstance(p, _strategies.DensePlan) for p in plans)
+    if dense and jnp.issubdtype(y.dtype, jnp.floating):
         y = lax.cond(jnp.all(jnp.isfinite(y)), lambda v: run_all(v, False), lambda v: run_all(v, True), y)
     else:
         y = run_all(y, False)

@@ -37,27 +37,37 @@ def banded_traced(x, taps, axes):
       axes: the contracted axes, one per element of ``taps``.
 
     Returns:
-      ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype.
+      ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype (the weights' dtype for
+      integer ``x``).
     """
     out_shape = list(x.shape)
     for (index, _), axis in zip(taps, axes):
         out_shape[axis] = index.shape[0]
+    dtype = _result_dtype(x.dtype, [w for _, w in taps])
     columns = []
     for (index, weight), axis in zip(taps, axes):
         shape = [1] * x.ndim
         shape[axis] = index.shape[0]
-        columns.append([(index[:, k], weight[:, k].astype(x.dtype).reshape(shape)) for k in range(index.shape[1])])
+        columns.append([(index[:, k], weight[:, k].astype(dtype).reshape(shape)) for k in range(index.shape[1])])
     out = None
     for combo in itertools.product(*columns):
         v, w = x, None
         for (idx, wk), axis in zip(combo, axes):
             v = jnp.take(v, idx, axis=axis, mode="clip")
             w = wk if w is None else w * wk
-        term = jnp.where(w != 0, w * v, 0)
+        term = jnp.where(w != 0, w * v.astype(dtype), 0)  # integer input converted in the fused loop
         out = term if out is None else out + term
     if out is None:  # an axis without taps (empty output)
-        out = jnp.zeros(out_shape, x.dtype)
+        out = jnp.zeros(out_shape, dtype)
     return out
+
+
+def _result_dtype(x_dtype, operands):
+    """``x``'s dtype, or for integer ``x`` (a first pass reading the input as it is) the dtype of
+    the floating operands (the weights)."""
+    if jnp.issubdtype(x_dtype, jnp.inexact):
+        return x_dtype
+    return next((o.dtype for o in operands if jnp.issubdtype(o.dtype, jnp.floating)), jnp.float32)
 
 
 def transpose_taps(index: np.ndarray, weight: np.ndarray, in_size: int):
@@ -153,7 +163,7 @@ def _impl(x, *operands, forward, transpose, n):
 
 
 def _abstract_eval(x, *operands, forward, transpose, n):
-    return _core.ShapedArray(forward.out_shape(x.shape, operands[:n]), x.dtype)
+    return _core.ShapedArray(forward.out_shape(x.shape, operands[:n]), _result_dtype(x.dtype, operands[:n]))
 
 
 def _jvp(primals, tangents, **params):

@@ -12,7 +12,9 @@ shrinking). Files are decoded in background threads while the previous batch is 
 batches of at most ``BATCH`` frames (equal shapes share one jitted call). A file that cannot be
 read, resized or written is reported as ``skipped PATH: reason`` and the rest go on. Exit
 status: 0 when every file was written, 1 when some were skipped, 2 for argument errors (from
-argparse, before anything is written). ``jax-resize demo`` writes a contact sheet of the modes.
+argparse, before anything is written). Compiled programs are kept in JAX's persistent
+compilation cache (:func:`enable_compilation_cache`) for later runs. ``jax-resize demo`` writes
+a contact sheet of the modes.
 """
 
 from __future__ import annotations
@@ -521,8 +523,29 @@ class _Run:
             job.picture, job.resized = None, []  # free the frames
 
 
+def enable_compilation_cache() -> pathlib.Path | None:
+    """Turns on JAX's persistent compilation cache, so later runs of the command reuse the XLA
+    programs of earlier ones (one per mode, size and input shape). The directory is
+    ``$JAX_COMPILATION_CACHE_DIR`` when set (JAX reads it itself), else
+    ``$XDG_CACHE_HOME/jax_resize/xla`` (``~/.cache/jax_resize/xla``); ``JAX_RESIZE_NO_CACHE=1``
+    turns it off. Returns the directory used, or None."""
+    if os.environ.get("JAX_RESIZE_NO_CACHE") == "1":
+        return None
+    if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
+        path = pathlib.Path(os.environ["JAX_COMPILATION_CACHE_DIR"])
+    else:
+        base = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache")
+        path = base / "jax_resize" / "xla"
+        jax.config.update("jax_compilation_cache_dir", str(path))
+    # our programs compile in 0.1-1 s; JAX's default only caches those above 1 s
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
+    jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+    return path
+
+
 def _run_files(args) -> int:
     plan = make_plan(args)
+    enable_compilation_cache()
     jobs = _jobs(args)
     run = _Run(args, plan, len(jobs))
     batch: list[_Job] = []

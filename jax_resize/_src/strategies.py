@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -250,86 +249,18 @@ def _apply_banded(y, plans, precision, nonfinite):
 register(Strategy("banded", _taps_eligible, _prepare_banded, _apply_banded))
 
 
-# --- blocked -----------------------------------------------------------------------------------
+# --- wide filters ------------------------------------------------------------------------------
 
-#: Taps per output from which ``"auto"`` applies a constant filter as blocked matmuls (large
-#: shrinks with antialias: 13x bilinear has ~28 taps) rather than banded gathers or polyphase.
-BLOCKED_MIN_TAPS = 12
-#: Outputs per block: each block is one small dense matmul ``[BLOCK, window] @ [window, rest]``.
-BLOCK = 8
-
-
-@jax.tree_util.register_dataclass
-@dataclasses.dataclass(frozen=True)
-class BlockedPlan:
-    """Block-banded matmuls: ``BLOCK`` consecutive outputs read one input window.
-
-    ``starts`` (static) are the window starts per block; ``weight`` ``[blocks, BLOCK, window]``
-    holds each block's rows of the weight matrix restricted to its window (zero-padded rows past
-    ``out_size``). Work ``out * window`` per remaining element, ``window ~ BLOCK * in / out +
-    taps``: a bounded redundancy over the band that buys dense matmul throughput.
-    """
-
-    axis: int = _static()
-    starts: tuple = _static()
-    window: int = _static()
-    out_size: int = _static()
-    weight: Any = None
-    outside: Any = None
-    strategy: str = _static(default="blocked")
+#: Taps per output from which ``"auto"`` applies a constant filter with the banded strategy
+#: first (large antialiased shrinks: 3000 -> 224 bilinear has ~28 taps). Banded passes read
+#: integer input as it is, converting inside the fused loop; polyphase would need a float copy
+#: of the input first (12 MP uint8 -> 224: 22 ms banded, ~50 ms polyphase, measured).
+WIDE_MIN_TAPS = 12
 
 
-def blocked_layout(index: np.ndarray, weight: np.ndarray, in_size: int, block: int = BLOCK):
-    """``(starts, window, w [blocks, block, window])`` of constant taps (zero weights dropped)."""
-    out = index.shape[0]
-    blocks = max(math.ceil(out / block), 1)
-    live = weight != 0
-    lo = np.where(live, index, in_size).min(axis=1, initial=in_size)
-    hi = np.where(live, index, -1).max(axis=1, initial=-1)
-    pad = blocks * block - out
-    lo = np.concatenate([lo, np.full(pad, in_size)]).reshape(blocks, block).min(axis=1)
-    hi = np.concatenate([hi, np.full(pad, -1)]).reshape(blocks, block).max(axis=1)
-    lo = np.where(hi < 0, 0, lo)  # a block without weights reads anything
-    window = int(min(max(int((hi - lo).max()) + 1, 1), max(in_size, 1)))
-    starts = np.clip(lo, 0, max(in_size - window, 0)).astype(np.int64)
-    w = np.zeros((blocks, block, window), weight.dtype)
-    rows = np.arange(out)
-    for k in range(index.shape[1]):
-        keep = live[:, k]
-        b = rows[keep] // block
-        np.add.at(w, (b, rows[keep] % block, index[keep, k] - starts[b]), weight[keep, k])
-    return tuple(int(v) for v in starts), window, w
-
-
-def _blocked_eligible(record, backend):
-    return isinstance(record, _weights.Taps) and record.constant and record.in_size > 0 and record.out_size > 0
-
-
-def _prepare_blocked(axis, record, cdtype):
-    starts, window, w = blocked_layout(record.index, record.weight, record.in_size)
-    return BlockedPlan(axis, starts, window, record.out_size, w.astype(cdtype), record.outside)
-
-
-def _blocked_dot(y, weight, p: BlockedPlan, precision):
-    """``out[.., b * BLOCK + r, ..] = sum_l weight[b, r, l] * y[.., starts[b] + l, ..]``."""
-    a = p.axis
-    windows = jnp.stack([lax.slice_in_dim(y, s, s + p.window, axis=a) for s in p.starts], axis=a)
-    # windows: [..., blocks, window, ...]; batch over blocks, contract the window
-    out = lax.dot_general(
-        windows, weight, (((a + 1,), (2,)), ((a,), (0,))), precision=precision, preferred_element_type=y.dtype
-    )  # [blocks, ...rest..., BLOCK]
-    out = jnp.moveaxis(jnp.moveaxis(out, 0, a), -1, a + 1)  # [..., blocks, BLOCK, ...]
-    out = out.reshape(out.shape[:a] + (-1,) + out.shape[a + 2 :])
-    return lax.slice_in_dim(out, 0, p.out_size, axis=a)
-
-
-def _apply_blocked(y, plans, precision, nonfinite):
-    (p,) = plans
-    contract = lambda v, w: _blocked_dot(v, w, p, precision)  # noqa: E731
-    return (functools.partial(_nonfinite, contract) if nonfinite else contract)(y, p.weight.astype(y.dtype))
-
-
-register(Strategy("blocked", _blocked_eligible, _prepare_blocked, _apply_blocked))
+def wide(record) -> bool:
+    """A constant filter with at least :data:`WIDE_MIN_TAPS` taps per output."""
+    return isinstance(record, _weights.Taps) and record.constant and record.index.shape[1] >= WIDE_MIN_TAPS
 
 
 # --- polyphase ---------------------------------------------------------------------------------
@@ -385,14 +316,13 @@ register(Strategy("polyphase", _polyphase_eligible, _prepare_polyphase, _apply_p
 FALLBACKS = {
     "dense": ("dense",),
     "banded": ("banded",),
-    "blocked": ("blocked", "banded"),
     "polyphase": ("polyphase", "banded"),
     "auto": ("polyphase", "banded"),
-    "auto@wide": ("blocked", "polyphase", "banded"),  # constant filters of >= BLOCKED_MIN_TAPS taps
+    "auto@wide": ("banded",),  # constant filters of >= WIDE_MIN_TAPS taps
     "auto@tpu": ("dense", "polyphase", "banded"),
 }
 #: Accepted values of the ``strategy=`` argument of the front ends.
-STRATEGY_NAMES = ("auto", "dense", "banded", "blocked", "polyphase")
+STRATEGY_NAMES = ("auto", "dense", "banded", "polyphase")
 
 
 def plan(axis: int, record, requested: str = "auto", cdtype=np.float32, backend: str | None = None):
@@ -407,7 +337,7 @@ def plan(axis: int, record, requested: str = "auto", cdtype=np.float32, backend:
         return _prepare_gather(axis, record, cdtype)
     if requested == "auto" and (backend or jax.default_backend()) == "tpu":
         requested = "auto@tpu"
-    elif requested == "auto" and record.constant and record.index.shape[1] >= BLOCKED_MIN_TAPS:
+    elif requested == "auto" and wide(record):
         requested = "auto@wide"
     for name in FALLBACKS[requested]:
         strategy = STRATEGIES[name]
