@@ -28,10 +28,8 @@ import argparse
 import dataclasses
 import os
 import platform
-import statistics
 import sys
 import time
-from collections.abc import Callable
 
 MALLOC_TUNABLES = "glibc.malloc.hugetlb=1"
 if "--default-malloc" not in sys.argv and os.environ.get("GLIBC_TUNABLES") != MALLOC_TUNABLES:
@@ -40,6 +38,8 @@ if "--default-malloc" not in sys.argv and os.environ.get("GLIBC_TUNABLES") != MA
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
+from photos import copy_gbps as memcpy_gbps  # noqa: E402  (shared timing helpers)
+from photos import median_ms  # noqa: E402
 
 import jax_resize  # noqa: E402
 
@@ -77,16 +77,6 @@ WORKLOADS = [
     Workload("grad of bilinear x2", (32, 224, 224, 3), (448, 448), "linear", grad=True),
     Workload("bilinear 16x300x451x3 -> 224", (16, 300, 451, 3), (224, 224), "linear"),
 ]
-
-
-def median_ms(fn: Callable[[], object], repeats: int) -> float:
-    fn()  # warm
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
 
 
 def _ours_fn(w: Workload):
@@ -224,13 +214,6 @@ def _pil_ms(w: Workload, x: np.ndarray, repeats: int):
     planes = [Image.fromarray(np.ascontiguousarray(img[..., c])) for img in x for c in range(x.shape[-1])]
     size = (w.out_hw[1], w.out_hw[0])
     return median_ms(lambda: [p.resize(size, resample) for p in planes], repeats)
-
-
-def memcpy_gbps() -> float:
-    a = np.ones(64 << 20, np.uint8)
-    b = np.empty_like(a)
-    ms = median_ms(lambda: np.copyto(b, a), 7)
-    return 2 * a.nbytes / (ms / 1e3) / 1e9  # read + write
 
 
 def fmt(v, digits=1):
@@ -372,7 +355,6 @@ def _photo_rows(args) -> list[str]:
     """The photos section (benchmarks/photos.py): each workload in a fresh process, once."""
     import subprocess
 
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import photos
 
     rows = [photos.PHOTO_HEADER, "|" + "|".join(["---"] * (photos.PHOTO_HEADER.count("|") - 1)) + "|"]
