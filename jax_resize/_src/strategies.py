@@ -26,7 +26,6 @@ compilation per structure and shapes. :data:`STRATEGIES` registers ``gather`` (f
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -167,14 +166,12 @@ def _dot(y, matrix, axis: int, precision):
     return jnp.moveaxis(out, -1, axis)
 
 
-def _nonfinite(contract, y, matrix):
-    """``contract(y, matrix)`` (linear in both) in which NaN/Inf inputs reach only the outputs
-    that weight them: the finite part is contracted, and the non-finite outputs are rebuilt from
-    contractions of the NaN/+Inf/-Inf masks with the positive/negative/non-zero weights."""
-    out = contract(jnp.where(jnp.isfinite(y), y, 0), matrix)
+def _dot_nonfinite(y, matrix, axis: int, precision):
+    """Dense contraction in which NaN/Inf inputs reach only the outputs that weight them."""
+    out = _dot(jnp.where(jnp.isfinite(y), y, 0), matrix, axis, precision)
 
     def hits(mask, w):
-        return contract(mask.astype(y.dtype), w.astype(y.dtype)) > 0
+        return _dot(mask.astype(y.dtype), w.astype(y.dtype), axis, precision) > 0
 
     pos, neg, nonzero = matrix > 0, matrix < 0, matrix != 0
     nan, pinf, ninf = jnp.isnan(y), y == jnp.inf, y == -jnp.inf
@@ -190,8 +187,7 @@ def _apply_dense(y, plans, precision, nonfinite):
     matrix = p.matrix
     if matrix is None:  # traced taps: fold on the device (differentiable)
         matrix = _weights.taps_to_matrix(p.index, p.weight, p.in_size, xp=jnp)
-    contract = lambda v, w: _dot(v, w, p.axis, precision)  # noqa: E731
-    return (functools.partial(_nonfinite, contract) if nonfinite else contract)(y, matrix.astype(y.dtype))
+    return (_dot_nonfinite if nonfinite else _dot)(y, matrix.astype(y.dtype), p.axis, precision)
 
 
 register(Strategy("dense", _dense_eligible, _prepare_dense, _apply_dense))
@@ -252,9 +248,9 @@ register(Strategy("banded", _taps_eligible, _prepare_banded, _apply_banded))
 # --- wide filters ------------------------------------------------------------------------------
 
 #: Taps per output from which ``"auto"`` applies a constant filter with the banded strategy
-#: first (large antialiased shrinks: 3000 -> 224 bilinear has ~28 taps). Banded passes read
-#: integer input as it is, converting inside the fused loop; polyphase would need a float copy
-#: of the input first (12 MP uint8 -> 224: 22 ms banded, ~50 ms polyphase, measured).
+#: first (large antialiased shrinks: 3000 -> 224 bilinear has ~28 taps). A banded first pass
+#: reads integer input as it is, converting inside the fused loop; polyphase needs a float copy
+#: of the input first.
 WIDE_MIN_TAPS = 12
 
 
