@@ -9,8 +9,9 @@ integer dtype; the apply layer executes it inside its single jitted application:
 * ``per_pass``: round (and clip to the dtype's range) after every axis, so the intermediate is an
   integer image, instead of once at the end;
 * ``fixed_point_bits``: the weights are integers ``k`` in units of ``2**-bits`` and every pass
-  computes ``(2**(bits - 1) + sum(x * k)) >> bits`` exactly (integer arithmetic emulated with exact
-  float32 contractions, :func:`split_fixed_point` / :func:`combine_fixed_point`); implies per pass.
+  computes ``(2**(bits - 1) + sum(x * k)) >> bits`` exactly: in int32 arithmetic when the sums
+  fit (the apply layer checks), else emulated with exact float32 contractions
+  (:func:`split_fixed_point` / :func:`combine_fixed_point`); implies per pass.
 
 Results are always saturated to the dtype's range. Also here: :func:`quantize_weights`, the
 weights of integer resize paths (``k / 2**bits``), and :func:`fixed_point_mean`, block means with
@@ -83,6 +84,9 @@ def to_output(y, dtype, rounding: str = "half_even"):
     dtype = np.dtype(dtype)
     if dtype.kind not in "iu":
         return y.astype(dtype)
+    if jnp.issubdtype(y.dtype, jnp.integer):  # already integers (the int32 fixed-point path)
+        info = np.iinfo(dtype)
+        return jnp.clip(y, max(info.min, np.iinfo(y.dtype).min), min(info.max, np.iinfo(y.dtype).max)).astype(dtype)
     return saturate(ROUNDING_RULES[rounding](y), dtype)
 
 

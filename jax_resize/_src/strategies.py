@@ -208,6 +208,8 @@ class BandedPlan:
     transpose_weight: Any = None
     outside: Any = None
     strategy: str = _static(default="banded")
+    masked: tuple[bool, ...] | None = _static(default=None)  # zero_columns of weight / its transpose
+    transpose_masked: tuple[bool, ...] | None = _static(default=None)
 
     @property
     def taps(self) -> int:
@@ -227,8 +229,16 @@ def _prepare_banded(axis, record, cdtype):
     if not record.constant:
         return BandedPlan(axis, record.index, record.weight, outside=record.outside)
     t_index, t_weight = _banded.transpose_taps(record.index, record.weight, record.in_size)
+    weight, t_weight = record.weight.astype(cdtype), t_weight.astype(cdtype)  # zeros after the cast
     return BandedPlan(
-        axis, record.index, record.weight.astype(cdtype), t_index, t_weight.astype(cdtype), record.outside
+        axis,
+        record.index,
+        weight,
+        t_index,
+        t_weight,
+        record.outside,
+        masked=_banded.zero_columns(weight),
+        transpose_masked=_banded.zero_columns(t_weight),
     )
 
 
@@ -238,7 +248,12 @@ def _apply_banded(y, plans, precision, nonfinite):
         (p,) = plans
         return _banded.banded_traced(y, [(p.index, p.weight)], axes)
     return _banded.banded(
-        y, [(p.index, p.weight) for p in plans], [(p.transpose_index, p.transpose_weight) for p in plans], axes
+        y,
+        [(p.index, p.weight) for p in plans],
+        [(p.transpose_index, p.transpose_weight) for p in plans],
+        axes,
+        tuple(p.masked for p in plans),
+        tuple(p.transpose_masked for p in plans),
     )
 
 

@@ -223,8 +223,9 @@ def resize(
     _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _onnx.COORDINATE_TRANSFORMATION_MODES)
     if nearest_mode is not None:
         _v.choice("nearest_mode", nearest_mode, _onnx.NEAREST_MODES)
-    if method != "nearest" and dtype.kind in "biu":
-        image = image.astype(jax.dtypes.canonicalize_dtype(np.float64))
+    out_dtype = None
+    if method != "nearest" and dtype.kind in "biu":  # jax.image's rule: a float result
+        out_dtype = jax.dtypes.canonicalize_dtype(np.float64)
     crop = coordinate_transformation_mode == "tf_crop_and_resize"
     roi_traced = crop and _v.is_traced(roi)
     pairs = _v.roi_pairs(roi, image.ndim) if crop else [None] * image.ndim
@@ -261,7 +262,9 @@ def resize(
                     ),
                 )
             )
-    return _apply.run(image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy)
+    return _apply.run(
+        image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy, dtype=out_dtype
+    )
 
 
 @_weights.memoized
