@@ -202,3 +202,62 @@ def test_eager_calls_reuse_cached_records_and_plans(monkeypatch):
     for k in range(10):  # bounded: least recently used dropped
         jax_resize.resize(x, (3 + k, 23, 3), "linear")
     assert len(_apply_mod._PLAN_CACHE) == 4
+
+
+def test_pass_order_by_modelled_work():
+    # a uint8 camera photo shrunk to 224: the height pass first (gathers copy contiguous rows),
+    # although the width shrinks more; equal upsampling of NHWC: the inner axis first (as before)
+    from jax_resize._src.peers import onnx as _onnx
+
+    def record(n, o):
+        attrs = dict(mode="linear", coordinate_transformation_mode="half_pixel", antialias=True)
+        return _onnx.axis_record(n, o, o / n, **attrs)
+
+    ops = [(0, record(3000, 224)), (1, record(4000, 224))]
+    assert [a for a, _ in _apply.pass_order(ops, (3000, 4000, 3))] == [0, 1]
+    assert [a for a, _ in _apply.pass_order(ops[::-1], (3000, 4000, 3))] == [0, 1]
+    up = [(1, record(16, 32)), (2, record(16, 32))]
+    assert [a for a, _ in _apply.pass_order(up, (2, 16, 16, 3))] == [2, 1]
+    # dense matrices: work is out x in per pass, so the larger shrink goes first
+    assert [a for a, _ in _apply.pass_order(ops, (3000, 4000, 3), dense=True)] == [1, 0]
+
+
+def _fixed_point_oracle(x, ops, bits):
+    """Pass by pass in int64: ``clip((2**(bits-1) + sum(x * k)) >> bits)``, ``k = rint(w * 2**bits)``."""
+    info = np.iinfo(x.dtype)
+    y = x.astype(np.int64)
+    for axis, rec in ops:
+        k = np.rint(rec.weight * 2.0**bits).astype(np.int64)
+        v = np.moveaxis(y, axis, 0)
+        s = np.einsum("ok,ok...->o...", k, v[rec.index])
+        y = np.moveaxis(np.clip((s + (1 << (bits - 1))) >> bits, info.min, info.max), 0, axis)
+    return y
+
+
+@pytest.mark.parametrize("wild", [False, True])
+@pytest.mark.parametrize("strategy", ["auto", "banded", "polyphase", "dense"])
+def test_fixed_point_passes_exact(wild, strategy):
+    # uint8 sums of ordinary filters fit int32 (computed in int32, the Pillow/torch rule); with
+    # wild weights (sum |w| = 6) they may not, and the exact float32 split is used: both equal
+    # the integer formula computed in int64 by numpy
+    from jax_resize._src import rounding as _rounding
+    from jax_resize._src import weights as _weights
+    from jax_resize._src.peers import onnx as _onnx
+
+    bits = 22
+    policy = _rounding.IntegerPolicy(rounding="half_up", fixed_point_bits=bits)
+    x = RNG.integers(0, 256, (40, 33, 3)).astype(np.uint8)
+    ops = []
+    for axis, (n, o, mode) in enumerate([(40, 13, "cubic"), (33, 50, "linear")]):
+        rec = _onnx.axis_record(n, o, o / n, mode=mode, coordinate_transformation_mode="half_pixel", antialias=True)
+        index, weight = rec.index, rec.weight
+        if wild and axis == 0:
+            index = np.clip(np.arange(o)[:, None] * 3 + np.arange(4), 0, n - 1)
+            weight = np.tile([2.0, -1.5, 1.5, -1.0], (o, 1))
+        k = np.rint(weight * 2.0**bits) / 2.0**bits  # weights on the fixed-point grid
+        ops.append((axis, _weights.Taps(index, k, n)))
+    plans, shifts = _apply._plans(tuple(ops), strategy, np.dtype(np.uint8), policy, "cpu")
+    assert (shifts == (_apply.INT32,) * 2) == (not wild)
+    got = np.asarray(_apply.run(x, ops, integer=policy, strategy=strategy))
+    assert got.dtype == np.uint8
+    np.testing.assert_array_equal(got, _fixed_point_oracle(x, ops, bits))

@@ -13,6 +13,7 @@ import pytest
 from conftest import reference_resize
 
 from jax_resize import onnx_resize, resize
+from jax_resize._src import banded as _banded
 from jax_resize._src import strategies as _strategies
 
 STRATEGIES = [s for s in _strategies.STRATEGY_NAMES if s != "auto"]
@@ -134,6 +135,25 @@ def test_auto_uses_banded_for_wide_filters_and_matches_reference():
     np.testing.assert_allclose(np.asarray(onnx_resize(x, **kw)), reference_resize(x, **kw), rtol=1e-5, atol=1e-5)
 
 
+def _eqns(jaxpr):
+    """Every equation of ``jaxpr``, nested jaxprs (pjit, cond, custom primitives) included."""
+    for e in jaxpr.eqns:
+        yield e
+        for value in e.params.values():
+            for sub in value if isinstance(value, (tuple, list)) else [value]:
+                inner = getattr(sub, "jaxpr", sub)
+                if hasattr(inner, "eqns"):
+                    yield from _eqns(inner)
+
+
+def _full_converts(fn, u):
+    """The converts of a whole input of ``u``'s shape in ``fn``'s traced program."""
+    import jax
+
+    jaxpr = jax.make_jaxpr(fn)(u).jaxpr
+    return [e for e in _eqns(jaxpr) if e.primitive.name == "convert_element_type" and e.invars[0].aval.shape == u.shape]
+
+
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32])
 def test_integer_first_pass_reads_the_input_without_a_float_copy(dtype):
     import jax
@@ -146,20 +166,50 @@ def test_integer_first_pass_reads_the_input_without_a_float_copy(dtype):
     assert got.dtype == np.float64 and np.max(np.abs(got - want)) <= 1
 
     # no convert of the whole input in the traced program: the first pass takes it as it is
-    def eqns(jaxpr):  # every equation, nested jaxprs (pjit, cond, custom primitives) included
-        for e in jaxpr.eqns:
-            yield e
-            for value in e.params.values():
-                for sub in value if isinstance(value, (tuple, list)) else [value]:
-                    inner = getattr(sub, "jaxpr", sub)
-                    if hasattr(inner, "eqns"):
-                        yield from eqns(inner)
+    assert not _full_converts(lambda v: onnx_resize(v, **kw), u)
+    assert _full_converts(lambda v: onnx_resize(v, strategy="dense", **kw), u)  # the check sees converts
 
-    def full_converts(fn):
-        jaxpr = jax.make_jaxpr(fn)(u).jaxpr
-        return [
-            e for e in eqns(jaxpr) if e.primitive.name == "convert_element_type" and e.invars[0].aval.shape == u.shape
-        ]
 
-    assert not full_converts(lambda v: onnx_resize(v, **kw))
-    assert full_converts(lambda v: onnx_resize(v, strategy="dense", **kw))  # the check sees converts
+def test_resize_of_integer_input_reads_it_as_it_is_and_returns_float():
+    # jax.image's rule: integer in -> float out, unrounded; read by the first pass, not copied
+    import jax
+
+    u = RNG.integers(0, 256, (300, 40, 3)).astype(np.uint8)
+    got = resize(u, (17, 9, 3), "linear", antialias=True)
+    want = jax.image.resize(u, (17, 9, 3), "linear", antialias=True)
+    assert got.dtype == want.dtype == np.float32
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-5, atol=1e-3)
+    assert not _full_converts(lambda v: resize(v, (17, 9, 3), "linear", antialias=True), u)
+
+
+def test_banded_skips_zero_weights_only_where_needed():
+    # the `where` that keeps NaN local is emitted per tap column holding a zero weight, and never
+    # for integer input (no NaN); NaN locality itself is tested in test_properties
+    import jax
+
+    record = _wide_record()
+    zeros = _banded.zero_columns(record.weight)
+    assert zeros == tuple(bool(v) for v in (record.weight == 0).any(axis=0))
+    assert 0 < sum(zeros) < len(zeros)
+    kw = dict(sizes=[17], axes=[0], mode="linear", antialias=1, strategy="banded")
+
+    plan = _strategies.plan(0, record, "banded")
+    assert plan.masked == zeros
+
+    def selects(u):  # the forward implementation the plan's primitive lowers
+        forward = _banded.Banded((0,), (plan.masked,))
+        jaxpr = jax.make_jaxpr(lambda v: forward(v, plan.index, plan.weight))(u).jaxpr
+        return sum(e.primitive.name == "select_n" for e in _eqns(jaxpr))
+
+    assert selects(np.zeros((300, 4), np.float32)) == sum(zeros)
+    assert selects(np.zeros((300, 4), np.uint8)) == 0
+    # NaN reaches exactly the outputs the reference gives a non-zero weight to that input
+    ref = {k: v for k, v in kw.items() if k != "strategy"}
+    x = RNG.standard_normal((300, 4)).astype(np.float32)
+    hit = np.zeros_like(x)
+    hit[150, 1] = 1
+    x[150, 1] = np.nan
+    got = np.asarray(onnx_resize(x, **kw))
+    np.testing.assert_array_equal(np.isnan(got), reference_resize(hit, **ref) != 0)
+    finite = reference_resize(np.nan_to_num(x), **ref)
+    np.testing.assert_allclose(got[~np.isnan(got)], finite[~np.isnan(got)], rtol=1e-5, atol=1e-5)

@@ -84,6 +84,8 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
         real = _apply(jnp.real(x), plans, extrapolation_value=extrapolation_value, **kw)
         imag = _apply(jnp.imag(x), plans, extrapolation_value=0.0, **kw)
         return lax.complex(real, imag).astype(x.dtype)
+    if x.dtype.kind in "biu":  # no NaN/Inf can arise from integer input: no zero weight to skip
+        plans = [_strategies.without_masks(p) for p in plans]
     integral = dtype.kind in "iu"
     passes = integral and integer.passes
     int32 = passes and INT32 in fixed_shifts  # exact fixed point in int32 (every pass)
@@ -163,7 +165,7 @@ def _order(pair):
 
 def _work(ops, shape, dense: bool) -> float:
     """Modelled work of applying ``ops`` in this order to an array of ``shape``: per pass, output
-    elements x taps (``in_size`` for dense matrices), short-run axes weighted by
+    elements x taps (``in_size`` for dense matrices), gathers along short-run axes weighted by
     ``SHORT_RUN_COST``."""
     shape = list(shape)
     total = 0.0
@@ -174,7 +176,8 @@ def _work(ops, shape, dense: bool) -> float:
         else:
             taps = 1
         run = int(np.prod(shape[axis + 1 :], dtype=np.float64))
-        total += float(np.prod(shape, dtype=np.float64)) * taps * (SHORT_RUN_COST if run < SHORT_RUN else 1.0)
+        short = not dense and run < SHORT_RUN  # a matmul does not gather
+        total += float(np.prod(shape, dtype=np.float64)) * taps * (SHORT_RUN_COST if short else 1.0)
     return total
 
 
@@ -286,7 +289,7 @@ def _plans(ops: tuple, strategy: str, dtype: np.dtype, integer, backend: str):
     if cacheable:
         # arrays on the device once (numpy leaves would be transferred on every call)
         with jax.ensure_compile_time_eval():  # concrete arrays even when called under a trace
-            result = (jax.tree_util.tree_map(jnp.asarray, plans), tuple(shifts))
+            result = (jax.tree_util.tree_map(jax.device_put, plans), tuple(shifts))
         _PLAN_CACHE[key] = result
         while len(_PLAN_CACHE) > PLAN_CACHE_SIZE:
             _PLAN_CACHE.popitem(last=False)

@@ -242,6 +242,14 @@ def _prepare_banded(axis, record, cdtype):
     )
 
 
+def without_masks(plan):
+    """``plan`` for an input without NaN/Inf (integer input, and every pass after it): no tap
+    column needs its zero weights skipped."""
+    if isinstance(plan, BandedPlan) and plan.masked is not None:
+        return dataclasses.replace(plan, masked=(False,) * len(plan.masked))
+    return plan
+
+
 def _apply_banded(y, plans, precision, nonfinite):
     axes = [p.axis for p in plans]
     if plans[0].transpose_index is None:
