@@ -75,7 +75,8 @@ def _scaled(profile: Callable) -> Callable:
     """Kernels whose shape scales with the stretch: ``k(d / stretch)``."""
 
     def fn(xp, d, stretch):
-        return profile(xp, d if stretch == 1.0 else d / stretch)
+        unit = isinstance(stretch, (int, float)) and stretch == 1.0  # a traced stretch divides
+        return profile(xp, d if unit else d / stretch)
 
     return fn
 

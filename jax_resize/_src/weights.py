@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from . import coordinates as _coordinates
 from . import kernels as _kernels
 
 
@@ -245,36 +246,52 @@ def filter_taps(
     in_size: int,
     kernel: _kernels.Kernel,
     *,
-    stretch: float = 1.0,
+    stretch=1.0,
     boundary: str = "clamp",
     normalize: bool = False,
     xp=np,
+    max_stretch: float | None = None,
+    valid=None,
 ):
     """Taps of a filter sampled at coordinates ``x``.
 
     Args:
-      x: ``[out]`` input coordinates (float64 numpy on the host, or a jax array).
-      in_size: input length (> 0).
+      x: ``[out]`` input coordinates (float64 numpy on the host, or a jax array), or a
+        :class:`~.coordinates.Rational` (integer numerators over one denominator: the window
+        and the distances ``tap - x`` are then computed exactly and rounded once).
+      in_size: input length (> 0), static: the length of the array axis.
       kernel: the filter, evaluated as ``kernel(xp, tap - x, stretch)``.
-      stretch: antialias stretch ``max(1, 1 / scale)`` (1 for plain interpolation).
+      stretch: antialias stretch ``max(1, 1 / scale)`` (1 for plain interpolation); may be a
+        traced scalar when ``max_stretch`` bounds it.
       boundary: a name in :data:`BOUNDARIES` (``"clamp"``, ``"exclude"``, ``"zero"``).
       normalize: divide each row by the sum of its window's weights (before the boundary).
+      max_stretch: static upper bound of a traced ``stretch``; the window (taps per output,
+        ``2 * (ceil(kernel.support(max_stretch)) + 1)``) is sized from it. Default: ``stretch``.
+      valid: the valid length of the axis (``<= in_size``; may be traced): positions from
+        ``valid`` on are outside the image (a zero-padded example). Default ``in_size``.
 
     Returns:
-      :class:`Taps` with ``index`` int32 in ``[0, in_size)``. On the host (numpy) the taps are
+      :class:`Taps` with ``index`` int32 in ``[0, valid)``. On the host (numpy) the taps are
       compacted to the narrowest contiguous band ``index[o] = start[o] + arange(k)`` that holds
       every non-zero weight (clamped taps folded in); with ``xp=jax.numpy`` the window is kept
       as is (clamped indices may repeat).
     """
     policy = _boundary(boundary)
-    half = int(math.ceil(kernel.support(stretch))) + 1
+    half = int(math.ceil(kernel.support(stretch if max_stretch is None else max_stretch))) + 1
+    valid = in_size if valid is None else valid
     offsets = xp.arange(2 * half) - half  # window: ceil(x) - half ... ceil(x) + half - 1
-    taps = xp.ceil(x)[:, None] + offsets[None, :]  # [out, n], float
-    w = kernel(xp, taps - x[:, None], stretch)  # [out, n]
+    if isinstance(x, _coordinates.Rational):  # exact ceil, distances rounded once
+        ceil = -((-x.num) // x.den)
+        taps = ceil[:, None] + offsets[None, :]  # [out, n], int
+        d = (taps * x.den - x.num[:, None]).astype(x.dtype) / x.dtype.type(x.den)
+    else:
+        taps = xp.ceil(x)[:, None] + offsets[None, :]  # [out, n], float
+        d = taps - x[:, None]
+    w = kernel(xp, d, stretch)  # [out, n]
     if normalize:
         w = _normalize_rows(xp, w)
-    w = policy(xp, taps, w, in_size)
-    cols = xp.clip(taps, 0, in_size - 1).astype(np.int32)
+    w = policy(xp, taps, w, valid)
+    cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
         return Taps(cols, w, in_size)
     return compact(cols, w, in_size)

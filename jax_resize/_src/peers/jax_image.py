@@ -14,6 +14,8 @@ default); nearest uses jax.image's float32 index rule (:func:`nearest_indices`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -24,6 +26,7 @@ from .. import apply as _apply
 from .. import coordinates as _coordinates
 from .. import dtypes as _dtypes
 from .. import kernels as _kernels
+from .. import strategies as _strategies
 from .. import validation as _v
 from .. import weights as _weights
 from . import onnx as _onnx
@@ -91,15 +94,23 @@ def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cu
         )
 
 
-def _filter(method: str, antialias: bool, scale: float, cubic_coeff_a, exclude_outside):
-    """(kernel, stretch, boundary) of a filtered method on one axis."""
+def _filter(method: str, antialias: bool, scale, cubic_coeff_a, exclude_outside, *, inv_scale=None):
+    """(kernel, stretch, boundary) of a filtered method on one axis; ``scale`` may be traced
+    (then so is the stretch). ``inv_scale``: ``1 / scale`` when the caller has it rounded once."""
+    inv = 1.0 / scale if inv_scale is None else inv_scale
     if method == "area":  # the footprint is 1/scale wide whether up- or downsampling
         exclude = True if exclude_outside is None else bool(exclude_outside)
-        return _kernels.AREA, 1.0 / scale, "exclude" if exclude else "clamp"
+        return _kernels.AREA, inv, "exclude" if exclude else "clamp"
     if method == "cubic-pytorch" and antialias:
         method = "cubic"  # as jax.image does
     make, default_exclude = FILTERS[method]
-    stretch = max(1.0, 1.0 / scale) if antialias else 1.0
+    stretch: Any
+    if not antialias:
+        stretch = 1.0
+    elif _v.is_traced(inv):
+        stretch = jnp.maximum(1.0, inv)
+    else:
+        stretch = max(1.0, inv)
     exclude = default_exclude if exclude_outside is None else bool(exclude_outside)
     return make(cubic_coeff_a), stretch, "exclude" if exclude else "clamp"
 
@@ -277,3 +288,145 @@ def _filter_record(n, o, roi, method, antialias, coordinate_transformation_mode,
     kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
     taps = _weights.filter_taps(x, n, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=xp)
     return _weights.Taps(taps.index, taps.weight, n, outside)
+
+
+def scale_and_translate(
+    image: ArrayLike,
+    shape,
+    spatial_dims,
+    scale,
+    translation,
+    method="linear",
+    antialias: bool = True,
+    precision=lax.Precision.HIGHEST,
+    *,
+    cubic_coeff_a: float | None = None,
+) -> jax.Array:
+    """Resamples ``image`` under a scale and translation, as ``jax.image.scale_and_translate``.
+
+    Output pixel ``o`` of a spatial axis samples the input at ``x = (o + 0.5 - translation) /
+    scale - 0.5`` with the method's filter, stretched by ``max(1, 1 / scale)`` when
+    ``antialias``; taps outside the input are dropped and each row renormalised; rows whose
+    ``x`` is outside ``[-0.5, in - 0.5]`` are 0 (``cubic-pytorch`` without antialias repeats the
+    edge instead and has no zero rows). ``area`` weights the overlap of the output pixel's
+    footprint ``[o, o + 1] / scale - translation / scale`` with each input pixel.
+
+    ``scale`` and ``translation`` may be traced (``jit``, ``vmap``, ``grad``): the weights are
+    then computed on the device over every input position (a dense ``[out, in]`` matrix, as
+    jax.image does). Concrete values take the host path: float64 weights on the filter's band.
+
+    Args:
+      image: array of any rank, e.g. ``[N, H, W, C]``; integers are promoted to float.
+      shape: the full output shape (static), ``len(shape) == image.ndim``; axes not in
+        ``spatial_dims`` keep their length.
+      spatial_dims: the ``K`` resampled axes (static ints, negative allowed).
+      scale: ``[K]`` output pixels per input pixel (> 0), float, may be traced.
+      translation: ``[K]`` offsets in output pixels, float, may be traced.
+      method: ``"linear"``, ``"cubic"`` (Keys a = -0.5), ``"lanczos3"``, ``"lanczos5"``,
+        ``"cubic-pytorch"``, ``"area"`` or a ``jax.image.ResizeMethod`` (not nearest, as in jax).
+      antialias: stretch the filter when downsampling (``scale < 1``).
+      precision: ``lax.Precision`` of the contractions.
+      cubic_coeff_a: the Keys parameter of the cubic methods (default -0.5 / -0.75 for
+        ``cubic-pytorch``), as ONNX's ``cubic_coeff_a``.
+
+    Returns:
+      Array ``shape``, ``image``'s float dtype (float32 for integers).
+
+    Raises:
+      ValueError: ``shape`` of the wrong length, a changed axis not in ``spatial_dims``, ``scale``
+        or ``translation`` not of length ``K``, a concrete non-positive scale, method nearest.
+      TypeError: an unsupported dtype.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jax_resize
+      >>> img = jnp.ones((32, 32, 3))
+      >>> zoom = lambda s: jax_resize.scale_and_translate(img, (16, 16, 3), (0, 1), jnp.array([s, s]), jnp.zeros(2))
+      >>> jax.jit(zoom)(0.5).shape
+      (16, 16, 3)
+
+    Source: ``jax.image.scale_and_translate`` (``jax/_src/image/scale.py``); kernels: Keys 1981,
+    Lanczos; the area overlap of TensorFlow's ``ScaleAndTranslate``.
+    """
+    method = _method_name(method)
+    if method == "nearest" or method in _pillow.METHODS:
+        raise ValueError(
+            f"method={method!r} is not available in scale_and_translate (as in jax.image); allowed: "
+            + ", ".join(m for m in METHODS if m != "nearest")
+            + "."
+        )
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
+    image = jnp.asarray(image)
+    if dtype.kind not in "fc":
+        image = image.astype(jax.dtypes.canonicalize_dtype(np.float64) if dtype.kind == "f" else jnp.float32)
+    shape = _v.shape_tuple("shape", shape, image.ndim)
+    dims = _v.axes_tuple(spatial_dims, image.ndim)
+    for axis, (n, o) in enumerate(zip(image.shape, shape)):
+        if axis not in dims and n != o:
+            raise ValueError(
+                f"shape[{axis}] = {o} differs from image.shape[{axis}] = {n}, but axis {axis} is not in "
+                f"spatial_dims={tuple(spatial_dims)}; list every resampled axis."
+            )
+    traced = _v.is_traced(scale) or _v.is_traced(translation)
+    xp = jnp if traced else np
+    scale = xp.asarray(scale, dtype=None if traced else np.float64).reshape(-1)
+    translation = xp.asarray(translation, dtype=None if traced else np.float64).reshape(-1)
+    for name, value in (("scale", scale), ("translation", translation)):
+        if value.shape[0] != len(dims):
+            raise ValueError(f"{name} has {value.shape[0]} values for {len(dims)} spatial_dims={tuple(spatial_dims)}.")
+    if not traced and not np.all(np.isfinite(scale) & (scale > 0)):
+        raise ValueError(f"scale must be positive and finite; got {scale.tolist()}.")
+    ops = []
+    for i, axis in enumerate(dims):
+        n, o = image.shape[axis], shape[axis]
+        _v.check_empty_axes([n], [o], [axis])
+        if n == 0 or o == 0:
+            ops.append((axis, _weights.empty(n, o, gather=False)))
+        elif traced:
+            ops.append(
+                (axis, _translated_record(n, o, scale[i], translation[i], method, antialias, cubic_coeff_a, jnp))
+            )
+        else:
+            ops.append(
+                (
+                    axis,
+                    _host_translated_record(
+                        n, o, float(scale[i]), float(translation[i]), method, antialias, cubic_coeff_a
+                    ),
+                )
+            )
+    strategy = "auto"
+    fits = all(r.out_size * r.in_size <= _strategies.MAX_DENSE_ELEMENTS for _, r in ops)
+    if traced and fits:
+        strategy = "dense"  # every input position is a tap: one matmul per axis
+    return _apply.run(image, ops, precision=precision, strategy=strategy)
+
+
+@_weights.memoized
+def _host_translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a):
+    return _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, np)
+
+
+def _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, xp):
+    """One axis of :func:`scale_and_translate`: taps on every input position (traced; jax.image's
+    dense rows) or on the filter's band (host, float64, compacted)."""
+    kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, None)
+    inv = 1.0 / scale
+    y = np.arange(o, dtype=np.float64) if xp is np else jnp.arange(o, dtype=jnp.result_type(scale, float))
+    x = (y + 0.5) * inv - translation * inv - 0.5  # [o] input coordinate of each output centre
+    edge = boundary == "clamp"  # cubic-pytorch without antialias: edge pixels repeat, no zero rows
+    outside = None if edge else ~((x >= -0.5) & (x <= n - 0.5))
+    if xp is np and not edge:
+        taps = _weights.filter_taps(x, n, kernel, stretch=stretch, boundary=boundary, normalize=True)
+        return _weights.Taps(taps.index, taps.weight, n, outside)
+    # jax.image's rows: every input position (and `radius` repeated edge positions each side)
+    radius = int(np.ceil(kernel.radius)) if edge else 0
+    taps = xp.arange(-radius, n + radius)[None, :] + xp.zeros((o, 1), x.dtype)  # [o, n + 2 radius]
+    w = kernel(xp, taps - x[:, None], stretch)
+    if not edge:
+        w = xp.where((taps >= 0) & (taps <= n - 1), w, 0.0)
+    total = w.sum(axis=1, keepdims=True)
+    w = xp.where(xp.abs(total) > 1000.0 * float(np.finfo(np.float32).eps), w / xp.where(total != 0, total, 1.0), 0.0)
+    index = xp.clip(taps, 0, n - 1).astype(np.int32)
+    if xp is np:
+        return _weights.compact(index, w, n)
+    return _weights.Taps(index, w, n, outside)

@@ -1,0 +1,164 @@
+"""Front end: a batch of zero-padded examples of many sizes, resized under one compilation.
+
+Contract: ``resize_ragged(images, sizes, shape, method, antialias)`` equals, example by example,
+``resize(images[i, :h_i, :w_i, ...], shape, method, antialias)`` (jax.image's rules; float32
+rounding of device-computed weights), while ``sizes`` — the valid extents — are traced: one
+compiled function serves every mix of sizes, and ``vmap``/``grad`` work through it.
+
+How: each example's records are built on the device from its traced extent ``n`` (coordinates
+``(o + 0.5) * n / out - 0.5``, the filter stretched by ``max(1, n / out)``), with a static window
+sized from the padded extent ``N``: a filter is never stretched by more than ``max(1, N / out)``,
+so every example has ``2 * (ceil(support(max(1, N / out))) + 1)`` taps per output. Taps at or
+beyond ``n`` count as outside the image (dropped and renormalised, or clamped to ``n - 1``, as
+the method's boundary says), so the zero padding is never read. The banded contraction applies
+them (the dense matmul on TPU).
+"""
+
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.typing import ArrayLike
+
+from . import apply as _apply
+from . import coordinates as _coordinates
+from . import dtypes as _dtypes
+from . import validation as _v
+from . import weights as _weights
+from .peers import jax_image as _jax_image
+
+#: ``method`` values (the filters of :func:`jax_resize.resize` that do not reproduce Pillow).
+RAGGED_METHODS = _jax_image.METHODS
+
+
+def _check_sizes(sizes, extents: tuple[int, ...]):
+    """Concrete ``sizes`` ``[N, k]`` must lie in ``[1, extent]``; traced ones are clamped."""
+    if _v.is_traced(sizes):
+        return jnp.clip(jnp.asarray(sizes).astype(jnp.int32), 1, jnp.asarray(extents, jnp.int32))
+    array = np.asarray(sizes)
+    if array.dtype.kind not in "iu" and not (array.dtype.kind == "f" and np.all(array == np.round(array))):
+        raise TypeError(f"sizes must be integers (the valid extent of each example); got dtype {array.dtype}.")
+    bad = (array < 1) | (array > np.asarray(extents))
+    if np.any(bad):
+        row, col = (int(v[0]) for v in np.nonzero(bad))
+        raise ValueError(
+            f"sizes[{row}, {col}] = {int(array[row, col])} is outside [1, {extents[col]}] (1 to the padded "
+            f"extent images.shape[{col + 1}]); every example needs at least one valid pixel per resized axis."
+        )
+    return jnp.asarray(array, jnp.int32)
+
+
+def _record(n, padded: int, out: int, method: str, antialias: bool, cubic_coeff_a, exclude_outside):
+    """One axis of one example: its valid extent ``n`` (traced int) of ``padded``, resized to
+    ``out`` — a :class:`~.weights.Gather` for nearest, else :class:`~.weights.Taps`."""
+    nf = n.astype(jnp.float32)
+    if method == "nearest":  # jax.image's float32 rule: floor((o + 0.5) * n / out)
+        x = (jnp.arange(out, dtype=jnp.float32) + 0.5) * nf / jnp.float32(out)
+        return _weights.Gather(jnp.clip(jnp.floor(x), 0, n - 1).astype(jnp.int32), padded)
+    # 1 / scale = n / out rounded once; the coordinates exact (float32 coordinates near x = 1000
+    # would move every distance by up to 6e-5 px)
+    inv = nf / out
+    kernel, stretch, boundary = _jax_image._filter(
+        method, antialias, 1.0 / inv, cubic_coeff_a, exclude_outside, inv_scale=inv
+    )
+    bound = max(1.0, padded / out) if (antialias or method == "area") else 1.0
+    x = _coordinates.half_pixel_rational(n, out, xp=jnp)  # exact: distances rounded once
+    return _weights.filter_taps(
+        x, padded, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=jnp, max_stretch=bound, valid=n
+    )
+
+
+def resize_ragged(
+    images: ArrayLike,
+    sizes,
+    shape,
+    method: str = "linear",
+    antialias: bool = True,
+    *,
+    precision=lax.Precision.HIGHEST,
+    cubic_coeff_a: float | None = None,
+    exclude_outside: bool | None = None,
+    strategy: str = "auto",
+) -> jax.Array:
+    """Resizes every example of a zero-padded batch from its own valid extent to one shape.
+
+    ``out[i] = resize(images[i, :sizes[i, 0], ..., :sizes[i, k-1]], shape, method, antialias)``
+    for every ``i``, with the sizes traced: one compilation for any mix of sizes.
+
+    Args:
+      images: ``[N, D_1, ..., D_r]`` (e.g. ``[N, H_max, W_max, C]``), each example zero-padded
+        (or padded with anything: padding is never read) after its valid extent.
+      sizes: ``[N, k]`` ints, the valid extent of axes ``1..k`` of each example (``1 <= sizes[i,
+        j] <= D_{j+1}``); may be traced (then clamped to that range).
+      shape: the static output shape of one example, ``r`` ints. Axes after ``k`` are resized
+        as :func:`jax_resize.resize` does (statically).
+      method: ``"nearest"``, ``"linear"``, ``"cubic"``, ``"lanczos3"``, ``"lanczos5"``,
+        ``"cubic-pytorch"``, ``"area"`` (the jax.image methods of :func:`jax_resize.resize`).
+      antialias: stretch the filter when downsampling, as ``resize``.
+      precision: ``lax.Precision`` of dense contractions.
+      cubic_coeff_a, exclude_outside: as in :func:`jax_resize.resize`.
+      strategy: ``"auto"``, ``"dense"`` or ``"banded"`` (``"polyphase"`` needs static weights
+        and falls back to banded).
+
+    Returns:
+      ``[N, *shape]``: ``images``' dtype for nearest, else its float dtype (float32 for
+      integers), as ``resize``.
+
+    Raises:
+      ValueError: ``sizes`` not ``[N, k]`` with ``k <= r``, a concrete size outside
+        ``[1, D_j]``, ``shape`` of the wrong length, an unknown method (``pil_*`` reproduce
+        Pillow's host-side windows and are not traced here).
+      TypeError: non-integer sizes, an unsupported dtype.
+
+    Example:
+      >>> import jax, jax.numpy as jnp, jax_resize
+      >>> batch = jnp.zeros((2, 480, 640, 3))  # a 300x400 and a 480x640 photo, zero-padded
+      >>> f = jax.jit(lambda b, s: jax_resize.resize_ragged(b, s, (224, 224, 3)))
+      >>> f(batch, jnp.array([[300, 400], [480, 640]])).shape
+      (2, 224, 224, 3)
+
+    Source: jax.image.resize's rules (``jax/_src/image/scale.py``) with traced extents; the
+    static window bound is ours (see the module docstring).
+    """
+    method = _jax_image._method_name(method)
+    if method not in RAGGED_METHODS:
+        raise ValueError(
+            f"method={method!r} is not available in resize_ragged; allowed: {', '.join(RAGGED_METHODS)} "
+            "(the pil_* methods build Pillow's windows on the host)."
+        )
+    dtype = _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
+    images = jnp.asarray(images)
+    if images.ndim < 2:
+        raise ValueError(f"images must be [N, D_1, ...] with at least one example axis; got shape {images.shape}.")
+    shape = _v.shape_tuple("shape", shape, images.ndim - 1)
+    sizes_shape = tuple(np.shape(sizes))
+    if len(sizes_shape) != 2 or sizes_shape[0] != images.shape[0] or not 1 <= sizes_shape[1] <= images.ndim - 1:
+        raise ValueError(
+            f"sizes must be [N, k] = [{images.shape[0]}, k] with 1 <= k <= {images.ndim - 1} (the valid extent of "
+            f"axes 1..k of each example); got shape {sizes_shape}."
+        )
+    k = sizes_shape[1]
+    sizes = _check_sizes(sizes, tuple(images.shape[1 : k + 1]))
+    for axis in range(images.ndim - 1):
+        _v.check_empty_axes([images.shape[axis + 1]], [shape[axis]], [axis])
+    out_dtype = None
+    if method != "nearest" and dtype.kind in "biu":  # as resize: a float result
+        out_dtype = jax.dtypes.canonicalize_dtype(np.float64)
+    options = (method, antialias, cubic_coeff_a, exclude_outside)
+
+    def one(image, size):  # image [D_1, ..., D_r], size [k]
+        ops = [(j, _record(size[j], image.shape[j], shape[j], *options)) for j in range(k)]
+        for j in range(k, image.ndim):  # untraced axes: the host records of resize
+            if image.shape[j] != shape[j]:
+                if method == "nearest":
+                    record = _jax_image._nearest_record(image.shape[j], shape[j])
+                else:
+                    record = _jax_image._filter_record(
+                        image.shape[j], shape[j], None, method, antialias, "half_pixel", cubic_coeff_a, exclude_outside
+                    )
+                ops.append((j, record))
+        return _apply.run(image, ops, precision=precision, strategy=strategy, dtype=out_dtype)
+
+    return jax.vmap(one)(images, sizes)
