@@ -26,11 +26,19 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from . import apply as _apply
 from . import dtypes as _dtypes
 from . import validation as _v
+from . import weights as _weights
+from .peers import jax_image as _jax_image
 
-#: ``method`` values, as in ``tf.image.crop_and_resize``.
-CROP_METHODS = ("bilinear", "nearest")
+#: ``method`` values of ``tf.image.crop_and_resize`` (TensorFlow's float32 values exactly when
+#: ``antialias`` is off).
+TF_METHODS = ("bilinear", "nearest")
+#: Filtered methods of :func:`jax_resize.resize` (jax.image's kernels and boundaries), sampled at
+#: TensorFlow's crop coordinates with weights computed on the device.
+FILTER_METHODS = ("linear", "cubic", "lanczos3", "lanczos5", "cubic-pytorch", "area")
+CROP_METHODS = TF_METHODS + FILTER_METHODS
 
 
 def _crop_size(crop_size) -> tuple[int, int]:
@@ -94,6 +102,10 @@ def crop_and_resize(
     crop_size,
     method: str = "bilinear",
     extrapolation_value: float = 0.0,
+    *,
+    antialias: bool = False,
+    cubic_coeff_a: float | None = None,
+    exclude_outside: bool | None = None,
 ) -> jax.Array:
     """Crops boxes from a batch of images and resizes them, as ``tf.image.crop_and_resize``.
 
@@ -113,6 +125,19 @@ def crop_and_resize(
     where TensorFlow has NaN), with and without an enclosing ``jax.jit`` (see the module
     docstring for how XLA's rewrites are kept out).
 
+    Every filter of :func:`jax_resize.resize` is available too, at the same sample coordinates:
+    ``"linear"``, ``"cubic"`` (Keys 1981, a = -0.5), ``"lanczos3"``, ``"lanczos5"``,
+    ``"cubic-pytorch"``, ``"area"``, and ``"bilinear"`` with ``antialias=True``. Output ``i``
+    weights input ``j`` by ``kernel((j - in_y) / stretch)``, rows renormalised over the taps
+    inside the image (``cubic-pytorch``: edge pixels repeated), where ``stretch = max(1, |step|)``
+    with antialias (``step`` = the sample spacing ``(y2 - y1) * (H - 1) / (crop_h - 1)`` in
+    pixels; ``area``: the footprint ``|step|`` always) — jax.image's antialias for the scale
+    ``1 / step``. The window is sized statically for boxes inside the image: ``|step|`` is clamped to
+    ``max(1, (H - 1) / (crop_h - 1))`` (``H - 1`` for ``crop_h == 1``, whose sample spacing is the
+    box height), so a box larger than the image is filtered as if it were the whole image. These
+    weights are computed in float32 on the device; samples outside the image still take
+    ``extrapolation_value``.
+
     Args:
       image: ``[N, H, W, C]`` array, any real dtype (converted to float32 as TensorFlow does).
       boxes: ``[num_boxes, 4]`` float ``[y1, x1, y2, x2]`` (converted to float32); may be traced
@@ -121,8 +146,12 @@ def crop_and_resize(
       box_indices: ``[num_boxes]`` integers in ``[0, N)``: the image each box is cut from. Checked
         when concrete; traced indices out of range are clamped.
       crop_size: ``(crop_h, crop_w)``, positive Python ints (static).
-      method: ``"bilinear"`` (default) or ``"nearest"``.
+      method: ``"bilinear"`` (default) or ``"nearest"`` (TensorFlow's), or a filter of
+        ``resize``: ``"linear"``, ``"cubic"``, ``"lanczos3"``, ``"lanczos5"``, ``"cubic-pytorch"``,
+        ``"area"``.
       extrapolation_value: value of samples outside the image (a static float, stored as float32).
+      antialias: stretch the filter when a box is shrunk (``|step| > 1``); not for nearest.
+      cubic_coeff_a, exclude_outside: as in :func:`jax_resize.resize`, for the filters.
 
     Returns:
       float32 array ``[num_boxes, crop_h, crop_w, C]``.
@@ -131,7 +160,7 @@ def crop_and_resize(
       ValueError: ``image`` not rank 4 or with an empty spatial axis, ``boxes`` not
         ``[num_boxes, 4]`` or (concrete) not finite, ``box_indices`` not ``[num_boxes]`` or
         (concrete) out of ``[0, N)``, a ``crop_size`` that is not two positive ints, an unknown
-        ``method``.
+        ``method``, ``antialias`` with nearest, filter options with TensorFlow's methods.
       TypeError: non-numeric ``image``/``boxes``, non-integer ``box_indices``, traced
         ``crop_size``/``method``/``extrapolation_value``.
 
@@ -142,10 +171,25 @@ def crop_and_resize(
       >>> out[0, :, :, 0].tolist()
       [[0.0, 3.0], [12.0, 15.0]]
 
+      >>> soft = jax_resize.crop_and_resize(img, [[0.0, 0.0, 1.0, 1.0]], [0], (2, 2), "cubic", antialias=True)
+      >>> soft.shape
+      (1, 2, 2, 1)
+
     Source: TensorFlow ``tf.image.crop_and_resize`` (``core/kernels/image/crop_and_resize_op.cc``,
-    the CPU functor ``CropAndResize<CPUDevice, T>``).
+    the CPU functor ``CropAndResize<CPUDevice, T>``); the filters: ``jax.image.scale_and_translate``
+    (Keys 1981, Lanczos, area overlaps).
     """
     method = _v.choice("method", method, CROP_METHODS)
+    antialias = _v.flag("antialias", antialias)
+    if method == "nearest" and antialias:
+        raise ValueError("antialias=True needs a filter; method='nearest' has none (use 'area' or 'linear').")
+    if method in TF_METHODS and (cubic_coeff_a is not None or exclude_outside is not None):
+        raise ValueError(
+            f"cubic_coeff_a / exclude_outside apply to the resize filters ({', '.join(FILTER_METHODS)}); "
+            f"method={method!r} reproduces TensorFlow's kernel, which has neither."
+        )
+    if method == "bilinear" and antialias:
+        method = "linear"  # the triangle filter, stretched
     extrapolation_value = _v.finite_float("extrapolation_value", extrapolation_value)
     crop_h, crop_w = _crop_size(crop_size)
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
@@ -180,9 +224,50 @@ def crop_and_resize(
         if bad.size:
             raise ValueError(f"box_indices must be in [0, N) = [0, {n}); got {bad.tolist()[:8]!r}.")
     box_indices = jnp.asarray(box_indices, jnp.int32)
+    if method in FILTER_METHODS:
+        if cubic_coeff_a is not None:
+            cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
+        options = (method, antialias, cubic_coeff_a, None if exclude_outside is None else bool(exclude_outside))
+        return _filtered(
+            image, boxes, box_indices, crop_h=crop_h, crop_w=crop_w, options=options, fill=extrapolation_value
+        )
     return _crop_and_resize(
         image, boxes, box_indices, crop_h=crop_h, crop_w=crop_w, method=method, extrapolation_value=extrapolation_value
     )
+
+
+def _box_taps(start, end, in_size: int, out_size: int, options):
+    """Taps of one axis of one box (traced): TensorFlow's sample coordinates, the filter stretched
+    by the clamped sample spacing (see :func:`crop_and_resize`), rows outside the image flagged."""
+    method, antialias, cubic_coeff_a, exclude_outside = options
+    x = _source_coordinates(start[None], end[None], in_size, out_size)[0]  # [out]
+    span = jnp.abs(end - start) * jnp.float32(in_size - 1)
+    step = span / (out_size - 1) if out_size > 1 else span
+    bound = max(1.0, (in_size - 1) / (out_size - 1)) if out_size > 1 else max(1.0, float(in_size - 1))
+    inv = jnp.clip(step, 1e-6 if method == "area" else 1.0, bound)  # 1 / scale
+    kernel, stretch, boundary = _jax_image._filter(
+        method, antialias, 1.0 / inv, cubic_coeff_a, exclude_outside, inv_scale=inv
+    )
+    max_stretch = bound if (antialias or method == "area") else 1.0
+    taps = _weights.filter_taps(
+        x, in_size, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=jnp, max_stretch=max_stretch
+    )
+    return _weights.Taps(taps.index, taps.weight, in_size, ~_inside(x, in_size))
+
+
+@functools.partial(jax.jit, static_argnames=("crop_h", "crop_w", "options", "fill"))
+def _filtered(image, boxes, box_indices, *, crop_h, crop_w, options, fill):
+    _, height, width, _ = image.shape
+    n = jnp.clip(box_indices, 0, image.shape[0] - 1)
+
+    def one(box, index):
+        ops = [
+            (0, _box_taps(box[0], box[2], height, crop_h, options)),
+            (1, _box_taps(box[1], box[3], width, crop_w, options)),
+        ]
+        return _apply.run(image[index], ops, extrapolation_value=fill)
+
+    return jax.vmap(one)(boxes, n)
 
 
 @functools.partial(jax.jit, static_argnames=("crop_h", "crop_w", "method", "extrapolation_value"))
