@@ -12,7 +12,12 @@ NOTEBOOKS = sorted(p.name for p in COLAB.glob("*.ipynb"))
 
 
 def test_notebooks_present():
-    assert {"quickstart.ipynb", "onnx_conformance.ipynb", "flax_tpu_preprocessing.ipynb"} <= set(NOTEBOOKS)
+    assert {
+        "quickstart.ipynb",
+        "onnx_conformance.ipynb",
+        "flax_tpu_preprocessing.ipynb",
+        "ragged_pipeline.ipynb",
+    } <= set(NOTEBOOKS)
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
