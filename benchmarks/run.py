@@ -11,7 +11,9 @@ runs in ``--runs`` fresh processes (default 3): the row is the process with the 
 the last two columns list every process's ratios, since page faults and huge-page availability
 move single runs by up to 3x on a shared 2-core machine.
 
-Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output benchmarks/RESULTS.md]``
+Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output benchmarks/RESULTS.md]
+[--section tensors|photos|ragged|all]`` (photos: benchmarks/photos.py, one fresh process per row; ragged:
+benchmarks/ragged.py, 64 photos of mixed sizes to one shape, all rows in one fresh process).
 Peers that are not installed are reported as n/a (``pip install -e ".[bench]"`` installs them).
 
 Allocation: XLA:CPU (and torch) allocate every output afresh; glibc serves large buffers with
@@ -231,13 +233,21 @@ def main(argv=None):
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
     parser.add_argument(
         "--section",
-        choices=("tensors", "photos", "all"),
+        choices=("tensors", "photos", "ragged", "all"),
         default="all",
-        help="tensors: the float32 batch workloads; photos: uint8 camera photos (benchmarks/photos.py)",
+        help="tensors: the float32 batch workloads; photos: uint8 camera photos (benchmarks/photos.py); "
+        "ragged: 64 photos of mixed sizes to one shape (benchmarks/ragged.py)",
     )
     parser.add_argument("--workload", help=argparse.SUPPRESS)  # internal: run one workload, print its row
     parser.add_argument("--photo-workload", help=argparse.SUPPRESS)  # internal: one photo workload
+    parser.add_argument("--ragged-workload", action="store_true", help=argparse.SUPPRESS)  # internal: ragged rows
     args = parser.parse_args(argv)
+    if args.ragged_workload:
+        import ragged
+
+        for row in ragged.ragged_rows(args.repeats):
+            print(row, flush=True)
+        return 0
     if args.photo_workload is not None:
         import photos
 
@@ -312,7 +322,7 @@ def _run_isolated(args) -> int:
         "jax.image / ours, all runs |"
     )
     rows = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
-    for w in WORKLOADS if args.section != "photos" else []:
+    for w in WORKLOADS if args.section in ("tensors", "all") else []:
         if args.only and not any(s in w.name for s in args.only):
             continue
         cmd = [sys.executable, os.path.abspath(__file__), "--workload", w.name, "--repeats", str(args.repeats)]
@@ -335,10 +345,12 @@ def _run_isolated(args) -> int:
             spread = lambda v: "n/a" if np.isnan(v[0]) else (", ".join(f"{x:.2f}" for x in v))
             rows.append(f"{median_run[2]} {spread(ratios)} | {spread(ji)} |")
         print(rows[-1], flush=True)
-    if args.section == "photos":
+    if args.section not in ("tensors", "all"):
         rows = []
-    if args.section != "tensors":
+    if args.section in ("photos", "all"):
         rows += ["", *_photo_rows(args)]
+    if args.section in ("ragged", "all"):
+        rows += ["", *_ragged_rows(args)]
     machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs))
     table = "\n".join(rows)
     print()
@@ -366,6 +378,26 @@ def _photo_rows(args) -> list[str]:
         row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
         rows.append(row[-1] if row else f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
         print(rows[-1], flush=True)
+    return rows
+
+
+def _ragged_rows(args) -> list[str]:
+    """The ragged section (benchmarks/ragged.py): every row in one fresh process, once."""
+    import subprocess
+
+    import ragged
+
+    rows = [ragged.RAGGED_HEADER, "|" + "|".join(["---"] * (ragged.RAGGED_HEADER.count("|") - 1)) + "|"]
+    if args.only and not any(s in ragged.NAME for s in args.only):
+        return rows
+    cmd = [sys.executable, os.path.abspath(__file__), "--ragged-workload", "--repeats", str(args.repeats)]
+    if args.default_malloc:
+        cmd.append("--default-malloc")
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    found = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+    rows += found or [f"| {ragged.NAME} | failed: {out.stderr.strip().splitlines()[-1:]} |"]
+    for row in rows[2:]:
+        print(row, flush=True)
     return rows
 
 
