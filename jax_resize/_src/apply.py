@@ -66,10 +66,12 @@ def _groups(plans, separate: bool):
     return [[p for p, _ in group] for group in groups]
 
 
-def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, dtype=None):
+def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, dtype=None, local_nonfinite=True):
     """The jitted application (see the module docstring); ``fixed_shifts[i]`` is the split ``b``
     of plan ``i`` under a fixed-point policy (``INT32`` for exact int32 arithmetic, else
-    ``None``); ``dtype`` the output dtype (``None``: ``x``'s)."""
+    ``None``); ``dtype`` the output dtype (``None``: ``x``'s); ``local_nonfinite=False`` lets
+    dense contractions spread NaN/Inf as a plain matmul does (no ``lax.cond``, which ``vmap``
+    turns into both branches)."""
     x = jnp.asarray(x)
     dtype = np.dtype(dtype or x.dtype)
     if all(isinstance(p, _strategies.GatherPlan) for p in plans):
@@ -80,7 +82,7 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
                 x = _strategies.mask_rows(x, p.outside, p.axis, fill)
         return x.astype(dtype)
     if jnp.iscomplexobj(x):
-        kw = dict(precision=precision, integer=integer, fixed_shifts=fixed_shifts)
+        kw = dict(precision=precision, integer=integer, fixed_shifts=fixed_shifts, local_nonfinite=local_nonfinite)
         real = _apply(jnp.real(x), plans, extrapolation_value=extrapolation_value, **kw)
         imag = _apply(jnp.imag(x), plans, extrapolation_value=0.0, **kw)
         return lax.complex(real, imag).astype(x.dtype)
@@ -120,14 +122,17 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
     reads_integers = isinstance(plans[0], _strategies.BandedPlan) and plans[0].transpose_index is not None
     y = x if x.dtype.kind in "iu" and reads_integers else x.astype(cdtype)
     dense = any(isinstance(p, _strategies.DensePlan) for p in plans)
-    if dense and jnp.issubdtype(y.dtype, jnp.floating):
+    if dense and local_nonfinite and jnp.issubdtype(y.dtype, jnp.floating):
         y = lax.cond(jnp.all(jnp.isfinite(y)), lambda v: run_all(v, False), lambda v: run_all(v, True), y)
     else:
         y = run_all(y, False)
     return _rounding.to_output(y, dtype, integer.rounding)
 
 
-apply = jax.jit(_apply, static_argnames=("extrapolation_value", "precision", "integer", "fixed_shifts", "dtype"))
+apply = jax.jit(
+    _apply,
+    static_argnames=("extrapolation_value", "precision", "integer", "fixed_shifts", "dtype", "local_nonfinite"),
+)
 
 #: ``fixed_shifts`` marker: the pass runs in exact int32 arithmetic (:func:`_int32_fixed_point`).
 INT32 = "int32"
@@ -206,6 +211,7 @@ def run(
     strategy: str = "auto",
     integer: _rounding.IntegerPolicy = _rounding.FINAL_HALF_EVEN,
     dtype=None,
+    local_nonfinite: bool = True,
 ) -> jax.Array:
     """Plans every axis on the host, then calls the jitted :data:`apply`. Front ends call this.
 
@@ -219,6 +225,9 @@ def run(
       integer: how integer results are rounded (:mod:`.rounding`).
       dtype: the output dtype, default ``x``'s. A float ``dtype`` for integer ``x`` returns the
         filtered values unrounded (jax.image's rule) without a float copy of ``x`` first.
+      local_nonfinite: NaN/Inf reach only the outputs that weight them (default); ``False``:
+        dense contractions are plain matmuls (a NaN spreads along its row and column, as in
+        ``jax.image``) — cheaper under ``vmap``.
 
     Returns:
       The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
@@ -244,6 +253,7 @@ def run(
         integer=integer,
         fixed_shifts=shifts,
         dtype=None if dtype == x.dtype else dtype,
+        local_nonfinite=local_nonfinite,
     )
 
 

@@ -277,9 +277,14 @@ def filter_taps(
       as is (clamped indices may repeat).
     """
     policy = _boundary(boundary)
-    half = int(math.ceil(kernel.support(stretch if max_stretch is None else max_stretch))) + 1
+    support = kernel.support(stretch if max_stretch is None else max_stretch)
     valid = in_size if valid is None else valid
-    offsets = xp.arange(2 * half) - half  # window: ceil(x) - half ... ceil(x) + half - 1
+    if xp is np:
+        half = int(math.ceil(support)) + 1
+        offsets = np.arange(2 * half) - half  # window: ceil(x) - half ... ceil(x) + half - 1
+    else:  # no slack on the device (every tap is work): [x - s, x + s] lies in this window
+        reach = int(math.floor(support))
+        offsets = xp.arange(2 * reach + 2) - (reach + 1)  # ceil(x) - 1 - floor(s) ... ceil(x) + floor(s)
     if isinstance(x, _coordinates.Rational):  # exact ceil, distances rounded once
         ceil = -((-x.num) // x.den)
         taps = ceil[:, None] + offsets[None, :]  # [out, n], int

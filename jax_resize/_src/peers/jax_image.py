@@ -313,7 +313,9 @@ def scale_and_translate(
 
     ``scale`` and ``translation`` may be traced (``jit``, ``vmap``, ``grad``): the weights are
     then computed on the device over every input position (a dense ``[out, in]`` matrix, as
-    jax.image does). Concrete values take the host path: float64 weights on the filter's band.
+    jax.image does) and applied as plain matmuls, so a NaN/Inf pixel spreads along its rows and
+    columns as in jax.image. Concrete values take the host path: float64 weights on the
+    filter's band (NaN/Inf reach only the outputs that weight them).
 
     Args:
       image: array of any rank, e.g. ``[N, H, W, C]``; integers are promoted to float.
@@ -398,7 +400,8 @@ def scale_and_translate(
     fits = all(r.out_size * r.in_size <= _strategies.MAX_DENSE_ELEMENTS for _, r in ops)
     if traced and fits:
         strategy = "dense"  # every input position is a tap: one matmul per axis
-    return _apply.run(image, ops, precision=precision, strategy=strategy)
+    # traced weights: plain matmuls, as jax.image (a NaN pixel spreads along its rows and columns)
+    return _apply.run(image, ops, precision=precision, strategy=strategy, local_nonfinite=not traced)
 
 
 @_weights.memoized
