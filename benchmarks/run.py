@@ -298,16 +298,26 @@ def _row(w: Workload, repeats: int):
     )
 
 
-def _machine(bw: float, repeats: int, runs: int) -> str:
+def _machine(bw: float, repeats: int, runs: int, section: str = "tensors") -> str:
+    if section == "tensors":
+        how = (
+            f"each workload measured in {runs} fresh processes (allocator state does not leak between "
+            "them), all libraries of a row in the same process; the row shows the process with the median "
+            "ours / best ratio, the last two columns every process's ratios, sorted"
+        )
+    elif section == "all":
+        how = (
+            f"tensors: each workload in {runs} fresh processes (the row: the median ratio; the last two "
+            "columns: every process's ratios); photos: one fresh process per row; ragged: one process"
+        )
+    else:
+        how = "photos: one fresh process per row" if section == "photos" else "ragged: one process for the section"
     return (
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
         f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
         f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {repeats} warm calls; "
         f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}; XLA_FLAGS="
-        f"{os.environ.get('XLA_FLAGS') or '(default)'}; each workload measured in {runs} fresh processes "
-        f"(allocator state does not leak between them), all libraries of a row in the same process; "
-        f"the row shows the process with the median ours / best ratio, the last two columns every "
-        f"process's ratios, sorted"
+        f"{os.environ.get('XLA_FLAGS') or '(default)'}; {how}"
     )
 
 
@@ -351,7 +361,7 @@ def _run_isolated(args) -> int:
         rows += ["", *_photo_rows(args)]
     if args.section in ("ragged", "all"):
         rows += ["", *_ragged_rows(args)]
-    machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs))
+    machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs), args.section)
     table = "\n".join(rows)
     print()
     print(table)
