@@ -101,3 +101,30 @@ def test_errors(kwargs, message):
         scale_and_translate(
             np.zeros((8, 8, 3), np.float32), args["shape"], (0, 1), args["scale"], args["translation"], method
         )
+
+
+@pytest.mark.parametrize("method", ["linear", "cubic", "lanczos3"])
+@pytest.mark.parametrize(("antialias", "traced"), [(False, False), (False, True), (True, False)])
+def test_exclude_outside_false_repeats_the_edge(method, antialias, traced):
+    # oracle: jax.image on the image padded with its edge pixels (np.pad "edge"), translated by the
+    # pad, for samples inside the image (where the two rules coincide)
+    rng = np.random.default_rng(11)
+    image = rng.random((13, 17, 2)).astype(np.float32)
+    scale, translation = np.array([1.7, 0.6], np.float32), np.array([0.3, -0.2], np.float32)
+    shape = (22, 10, 2)
+    pad = 20
+    padded = np.pad(image, ((pad, pad), (pad, pad), (0, 0)), mode="edge")
+    want = jax.image.scale_and_translate(padded, shape, (0, 1), scale, translation - pad * scale, method, antialias)
+
+    def ours(s, t):
+        return scale_and_translate(image, shape, (0, 1), s, t, method, antialias, exclude_outside=False)
+
+    got = jax.jit(ours)(scale, translation) if traced else ours(scale, translation)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=0, atol=1e-5)
+
+
+def test_exclude_outside_false_with_traced_antialias_is_refused():
+    with pytest.raises(ValueError, match="needs a concrete scale"):
+        jax.jit(lambda s: scale_and_translate(np.ones((8, 8)), (4, 4), (0, 1), s, [0.0, 0.0], exclude_outside=False))(
+            jnp.array([0.5, 0.5])
+        )

@@ -301,6 +301,7 @@ def scale_and_translate(
     precision=lax.Precision.HIGHEST,
     *,
     cubic_coeff_a: float | None = None,
+    exclude_outside: bool | None = None,
 ) -> jax.Array:
     """Resamples ``image`` under a scale and translation, as ``jax.image.scale_and_translate``.
 
@@ -330,13 +331,19 @@ def scale_and_translate(
       precision: ``lax.Precision`` of the contractions.
       cubic_coeff_a: the Keys parameter of the cubic methods (default -0.5 / -0.75 for
         ``cubic-pytorch``), as ONNX's ``cubic_coeff_a``.
+      exclude_outside: ``True`` drops taps outside the image and renormalises (jax.image's rule
+        for every method but ``cubic-pytorch`` without antialias); ``False`` repeats the edge
+        pixels instead (that method's rule: the window reaches ``ceil(radius * stretch)`` pixels
+        beyond each edge, and no row is zeroed). Default: the method's rule. ``False`` with a
+        traced scale and antialias is refused (its reach is not static; jax.image refuses it too).
 
     Returns:
       Array ``shape``, ``image``'s float dtype (float32 for integers).
 
     Raises:
       ValueError: ``shape`` of the wrong length, a changed axis not in ``spatial_dims``, ``scale``
-        or ``translation`` not of length ``K``, a concrete non-positive scale, method nearest.
+        or ``translation`` not of length ``K``, a concrete non-positive scale, method nearest,
+        ``exclude_outside=False`` with antialias and a traced scale.
       TypeError: an unsupported dtype.
 
     Example:
@@ -377,6 +384,14 @@ def scale_and_translate(
             raise ValueError(f"{name} has {value.shape[0]} values for {len(dims)} spatial_dims={tuple(spatial_dims)}.")
     if not traced and not np.all(np.isfinite(scale) & (scale > 0)):
         raise ValueError(f"scale must be positive and finite; got {scale.tolist()}.")
+    if exclude_outside is not None:
+        exclude_outside = bool(exclude_outside)
+    if traced and antialias and _filter(method, True, 0.5, cubic_coeff_a, exclude_outside)[2] == "clamp":
+        raise ValueError(
+            f"exclude_outside=False (edge pixels repeated) with antialias needs a concrete scale: the filter's reach "
+            f"beyond the edge is ceil(radius / scale); got a traced scale with method={method!r}. Pass concrete "
+            "scales, antialias=False, or exclude_outside=True."
+        )
     ops = []
     for i, axis in enumerate(dims):
         n, o = image.shape[axis], shape[axis]
@@ -385,14 +400,19 @@ def scale_and_translate(
             ops.append((axis, _weights.empty(n, o, gather=False)))
         elif traced:
             ops.append(
-                (axis, _translated_record(n, o, scale[i], translation[i], method, antialias, cubic_coeff_a, jnp))
+                (
+                    axis,
+                    _translated_record(
+                        n, o, scale[i], translation[i], method, antialias, cubic_coeff_a, exclude_outside, jnp
+                    ),
+                )
             )
         else:
             ops.append(
                 (
                     axis,
                     _host_translated_record(
-                        n, o, float(scale[i]), float(translation[i]), method, antialias, cubic_coeff_a
+                        n, o, float(scale[i]), float(translation[i]), method, antialias, cubic_coeff_a, exclude_outside
                     ),
                 )
             )
@@ -405,14 +425,14 @@ def scale_and_translate(
 
 
 @_weights.memoized
-def _host_translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a):
-    return _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, np)
+def _host_translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, exclude_outside):
+    return _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, exclude_outside, np)
 
 
-def _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, xp):
+def _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, exclude_outside, xp):
     """One axis of :func:`scale_and_translate`: taps on every input position (traced; jax.image's
     dense rows) or on the filter's band (host, float64, compacted)."""
-    kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, None)
+    kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
     inv = 1.0 / scale
     y = np.arange(o, dtype=np.float64) if xp is np else jnp.arange(o, dtype=jnp.result_type(scale, float))
     x = (y + 0.5) * inv - translation * inv - 0.5  # [o] input coordinate of each output centre
@@ -422,7 +442,7 @@ def _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_
         taps = _weights.filter_taps(x, n, kernel, stretch=stretch, boundary=boundary, normalize=True)
         return _weights.Taps(taps.index, taps.weight, n, outside)
     # jax.image's rows: every input position (and `radius` repeated edge positions each side)
-    radius = int(np.ceil(kernel.radius)) if edge else 0
+    radius = int(np.ceil(kernel.support(stretch))) if edge else 0  # static stretch when edge
     taps = xp.arange(-radius, n + radius)[None, :] + xp.zeros((o, 1), x.dtype)  # [o, n + 2 radius]
     w = kernel(xp, taps - x[:, None], stretch)
     if not edge:
