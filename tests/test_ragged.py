@@ -124,3 +124,29 @@ def test_bad_sizes(sizes, error, message):
 def test_bad_method():
     with pytest.raises(ValueError, match="not available in resize_ragged"):
         resize_ragged(np.zeros((1, 4, 4), np.float32), [[4, 4]], (2, 2), "pil_bilinear")
+
+
+@pytest.mark.parametrize(
+    ("method", "tf_method", "antialias"),
+    [
+        ("linear", "bilinear", False),
+        ("linear", "bilinear", True),
+        ("cubic", "bicubic", True),
+        ("lanczos3", "lanczos3", True),
+        ("nearest", "nearest", False),
+        ("area", "area", False),
+    ],
+)
+def test_letterbox_equals_tensorflow_resize_with_pad(method, tf_method, antialias):
+    tf = pytest.importorskip("tensorflow")
+    rng = np.random.default_rng(6)
+    images, sizes = _photo_batch(rng, count=5, padded=(96, 128))
+    shape = (40, 48, 3)
+    f = jax.jit(lambda b, s: resize_ragged(b, s, shape, method, antialias, letterbox=True))
+    got = np.asarray(f(images, sizes))
+    for i, (h, w) in enumerate(sizes):
+        if h == 1:  # TensorFlow cannot resize to a zero-height image; ours keeps one row (documented)
+            continue
+        want = tf.image.resize_with_pad(images[i, :h, :w], shape[0], shape[1], tf_method, antialias=antialias).numpy()
+        tol = 0 if method == "nearest" else 1e-5
+        np.testing.assert_allclose(got[i], want, rtol=0, atol=tol, err_msg=f"example {i}: {h}x{w}")

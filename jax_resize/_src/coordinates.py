@@ -137,19 +137,12 @@ def source_coordinates(rule: str, in_size: int, out_size: int, scale: float, *, 
 @dataclasses.dataclass(frozen=True)
 class Rational:
     """Coordinates ``num / den`` with integer numerators ``[out]`` (numpy or traced int32) over
-    one static positive integer denominator, for exact windows (``ceil``) and distances.
-    ``dtype``: the float type the distances are rounded to."""
+    one positive integer denominator (a Python int, or a traced scalar), for exact windows
+    (``ceil``) and distances. ``dtype``: the float type the distances are rounded to."""
 
     num: Any
     den: int
     dtype: Any = np.dtype(np.float32)
-
-
-def half_pixel_rational(n, out_size: int, xp=np) -> Rational:
-    """The ``half_pixel`` coordinate ``(o + 0.5) * n / out - 0.5`` of every output ``o`` as
-    ``((2 o + 1) n - out) / (2 out)``; ``n`` (the input length) may be a traced integer."""
-    o = xp.arange(out_size, dtype=np.int32 if xp is not np else np.int64)
-    return Rational((2 * o + 1) * n - out_size, 2 * out_size)
 
 
 def fused_multiply_add(a, b, c: float, dtype=np.float32) -> np.ndarray:

@@ -50,24 +50,53 @@ def _check_sizes(sizes, extents: tuple[int, ...]):
     return jnp.asarray(array, jnp.int32)
 
 
-def _record(n, padded: int, out: int, method: str, antialias: bool, cubic_coeff_a, exclude_outside):
+def _record(n, padded: int, out: int, method: str, antialias: bool, cubic_coeff_a, exclude_outside, fit=None):
     """One axis of one example: its valid extent ``n`` (traced int) of ``padded``, resized to
-    ``out`` — a :class:`~.weights.Gather` for nearest, else :class:`~.weights.Taps`."""
-    nf = n.astype(jnp.float32)
-    if method == "nearest":  # jax.image's float32 rule: floor((o + 0.5) * n / out)
-        x = (jnp.arange(out, dtype=jnp.float32) + 0.5) * nf / jnp.float32(out)
-        return _weights.Gather(jnp.clip(jnp.floor(x), 0, n - 1).astype(jnp.int32), padded)
-    # 1 / scale = n / out rounded once; the coordinates exact (float32 coordinates near x = 1000
+    ``out`` — a :class:`~.weights.Gather` for nearest, else :class:`~.weights.Taps`. ``fit``:
+    ``(m, p, bound)`` for letterboxing: the image fills outputs ``p .. p + m - 1`` (traced ints),
+    the other rows are flagged outside, ``bound`` (static) bounds the stretch ``n / m``."""
+    m, p, bound = (out, 0, max(1.0, padded / out)) if fit is None else fit
+    o = jnp.arange(out, dtype=jnp.int32) - p  # output index inside the resized image
+    outside = None if fit is None else (o < 0) | (o >= m)
+    nf, mf = n.astype(jnp.float32), jnp.asarray(m).astype(jnp.float32)
+    if method == "nearest":  # jax.image's float32 rule: floor((o + 0.5) * n / m)
+        x = (o.astype(jnp.float32) + 0.5) * nf
+        x = x / jnp.where(x == x, mf, jnp.float32(jnp.nan))  # a true division (see _letterbox)
+        return _weights.Gather(jnp.clip(jnp.floor(x), 0, n - 1).astype(jnp.int32), padded, outside)
+    # 1 / scale = n / m rounded once; the coordinates exact (float32 coordinates near x = 1000
     # would move every distance by up to 6e-5 px)
-    inv = nf / out
+    inv = nf / mf
     kernel, stretch, boundary = _jax_image._filter(
         method, antialias, 1.0 / inv, cubic_coeff_a, exclude_outside, inv_scale=inv
     )
-    bound = max(1.0, padded / out) if (antialias or method == "area") else 1.0
-    x = _coordinates.half_pixel_rational(n, out, xp=jnp)  # exact: distances rounded once
-    return _weights.filter_taps(
+    if antialias or method == "area":
+        stretch = jnp.minimum(stretch, bound)  # the static window bound (only binds for m < 1 rows)
+    else:
+        bound = 1.0
+    # x = (o + 0.5) * n / m - 0.5 = ((2 o + 1) n - m) / (2 m), exact: distances rounded once
+    x = _coordinates.Rational((2 * o + 1) * n - m, 2 * m)
+    taps = _weights.filter_taps(
         x, padded, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=jnp, max_stretch=bound, valid=n
     )
+    return _weights.Taps(taps.index, taps.weight, padded, outside)
+
+
+def _letterbox(size, shape: tuple[int, ...], extents: tuple[int, ...]):
+    """``tf.image.resize_with_pad``'s fit, in float32, for the ``k`` traced extents ``size``:
+    ``ratio = max(n_j / out_j)``, resized ``m_j = trunc(n_j / ratio)`` (at least 1), offset
+    ``p_j = max(0, floor((out_j - n_j / ratio) / 2))``; with the static stretch bound
+    ``2 * max(N_j / out_j)`` (``n / trunc(n / ratio) <= 2 * ratio``)."""
+    n = size.astype(jnp.float32)
+    out = jnp.asarray(shape, jnp.float32)
+    # divisors selected per element: XLA rewrites a division by a broadcast value into a product
+    # with its reciprocal, one ulp off (91 / (91 / 40) would truncate to 39, not TensorFlow's 40)
+    per_element = lambda v: jnp.where(n == n, v, jnp.float32(jnp.nan))  # noqa: E731
+    ratio = jnp.max(n / per_element(out))
+    exact = n / per_element(ratio)
+    m = jnp.maximum(exact.astype(jnp.int32), 1)
+    p = jnp.maximum(jnp.floor((out - exact) / 2), 0).astype(jnp.int32)
+    bound = max(1.0, 2.0 * max(e / o for e, o in zip(extents, shape)))
+    return [(m[j], p[j], bound) for j in range(len(shape))]
 
 
 def resize_ragged(
@@ -81,6 +110,7 @@ def resize_ragged(
     cubic_coeff_a: float | None = None,
     exclude_outside: bool | None = None,
     strategy: str = "auto",
+    letterbox: bool = False,
 ) -> jax.Array:
     """Resizes every example of a zero-padded batch from its own valid extent to one shape.
 
@@ -101,6 +131,10 @@ def resize_ragged(
       cubic_coeff_a, exclude_outside: as in :func:`jax_resize.resize`.
       strategy: ``"auto"``, ``"dense"`` or ``"banded"`` (``"polyphase"`` needs static weights
         and falls back to banded).
+      letterbox: keep each example's aspect ratio, as ``tf.image.resize_with_pad``: the ``k``
+        ragged axes are resized to ``m_j = trunc(n_j / ratio)`` with ``ratio = max_j(n_j /
+        shape_j)`` (float32, ``m_j >= 1``), placed at offset ``max(0, floor((shape_j - n_j /
+        ratio) / 2))`` and surrounded by zeros.
 
     Returns:
       ``[N, *shape]``: ``images``' dtype for nearest, else its float dtype (float32 for
@@ -149,7 +183,8 @@ def resize_ragged(
     options = (method, antialias, cubic_coeff_a, exclude_outside)
 
     def one(image, size):  # image [D_1, ..., D_r], size [k]
-        ops = [(j, _record(size[j], image.shape[j], shape[j], *options)) for j in range(k)]
+        fits = _letterbox(size, shape[:k], image.shape[:k]) if letterbox else [None] * k
+        ops = [(j, _record(size[j], image.shape[j], shape[j], *options, fit=fits[j])) for j in range(k)]
         for j in range(k, image.ndim):  # untraced axes: the host records of resize
             if image.shape[j] != shape[j]:
                 if method == "nearest":

@@ -288,7 +288,8 @@ def filter_taps(
     if isinstance(x, _coordinates.Rational):  # exact ceil, distances rounded once
         ceil = -((-x.num) // x.den)
         taps = ceil[:, None] + offsets[None, :]  # [out, n], int
-        d = (taps * x.den - x.num[:, None]).astype(x.dtype) / x.dtype.type(x.den)
+        den = x.den if isinstance(x.den, int) else xp.asarray(x.den).astype(x.dtype)
+        d = (taps * x.den - x.num[:, None]).astype(x.dtype) / den
     else:
         taps = xp.ceil(x)[:, None] + offsets[None, :]  # [out, n], float
         d = taps - x[:, None]
