@@ -12,16 +12,19 @@ from jax_resize._src.peers.jax_image import resize, scale_and_translate
 from jax_resize._src.peers.onnx import onnx_node_resize, onnx_resize, weight_matrix
 from jax_resize._src.peers.openvino import openvino_interpolate
 from jax_resize._src.ragged import resize_ragged
+from jax_resize._src.validation import max_output_elements, set_max_output_elements
 
 __version__ = "0.1.0"
 
 __all__ = [
     "crop_and_resize",
+    "max_output_elements",
     "onnx_node_resize",
     "onnx_resize",
     "openvino_interpolate",
     "resize",
     "resize_ragged",
     "scale_and_translate",
+    "set_max_output_elements",
     "weight_matrix",
 ]

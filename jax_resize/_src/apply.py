@@ -238,6 +238,10 @@ def run(
     dtype = np.dtype(dtype or x.dtype)
     if not ops:
         return x.astype(dtype)
+    out_shape = list(x.shape)
+    for axis, record in ops:
+        out_shape[axis] = record.out_size
+    _v.check_output_size(out_shape, "the requested size")
     integral = dtype.kind in "iu"
     if integral and integer.passes:
         ops = list(ops)

@@ -200,7 +200,8 @@ def crop_and_resize(
     # TensorFlow converts each pixel with static_cast<float>; numpy does that on the host for
     # 64-bit inputs that jax (without x64) would first narrow to 32 bits.
     image = image.astype(jnp.float32) if isinstance(image, jax.Array) else jnp.asarray(np.asarray(image, np.float32))
-    n, height, width, _ = image.shape
+    n, height, width, channels = image.shape
+    _v.check_output_size((np.shape(boxes)[0] if np.ndim(boxes) == 2 else 1, crop_h, crop_w, channels), "crop_size")
     if height < 1 or width < 1:
         raise ValueError(f"image must have H >= 1 and W >= 1; got shape {image.shape}.")
     boxes_dtype = _dtypes.dtype_of(boxes)

@@ -167,6 +167,7 @@ def resize_ragged(
     if images.ndim < 2:
         raise ValueError(f"images must be [N, D_1, ...] with at least one example axis; got shape {images.shape}.")
     shape = _v.shape_tuple("shape", shape, images.ndim - 1)
+    _v.check_output_size((images.shape[0], *shape), "shape")
     sizes_shape = tuple(np.shape(sizes))
     if len(sizes_shape) != 2 or sizes_shape[0] != images.shape[0] or not 1 <= sizes_shape[1] <= images.ndim - 1:
         raise ValueError(

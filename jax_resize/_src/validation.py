@@ -266,3 +266,65 @@ def data_array(name: str, value, mode: str) -> jax.Array:
     if value.ndim < 1:
         raise ValueError(f"{name} must have rank >= 1; got a scalar of shape {value.shape}.")
     return value
+
+
+#: The default limit on the elements of one output: 2**31 (8 GiB of float32). A front end checks
+#: its output shape against the limit before it builds any weights.
+DEFAULT_MAX_OUTPUT_ELEMENTS = 2**31
+_LIMIT = {"elements": DEFAULT_MAX_OUTPUT_ELEMENTS}
+
+
+def max_output_elements() -> int:
+    """The current limit on the elements of one output (see :func:`set_max_output_elements`).
+
+    Returns:
+      An int, by default ``DEFAULT_MAX_OUTPUT_ELEMENTS`` (``2**31``).
+
+    Example:
+      >>> import jax_resize
+      >>> jax_resize.max_output_elements()
+      2147483648
+    """
+    return _LIMIT["elements"]
+
+
+def set_max_output_elements(limit: int) -> int:
+    """Sets the limit on the elements of one output; returns the previous limit.
+
+    Every front end refuses an output shape above it with a ``ValueError`` before building any
+    weights (a mistyped scale would otherwise allocate terabytes). Process-wide.
+
+    Args:
+      limit: a positive int (elements, not bytes).
+
+    Raises:
+      ValueError: ``limit`` not a positive int.
+
+    Example:
+      >>> import jax_resize
+      >>> previous = jax_resize.set_max_output_elements(10**10)
+      >>> jax_resize.set_max_output_elements(previous)
+      10000000000
+    """
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or int(limit) < 1:
+        raise ValueError(f"limit must be a positive int (output elements); got {limit!r}.")
+    previous = _LIMIT["elements"]
+    _LIMIT["elements"] = int(limit)
+    return previous
+
+
+def check_output_size(shape, argument: str) -> None:
+    """Raises ``ValueError`` naming ``argument`` when ``shape`` has more elements than the limit.
+
+    ``shape``: ints (Python arithmetic: no overflow); ``argument``: the argument(s) that set it.
+    """
+    total = 1
+    for s in shape:
+        total *= int(s)
+    limit = _LIMIT["elements"]
+    if total > limit:
+        dims = "x".join(str(int(s)) for s in shape)
+        raise ValueError(
+            f"{argument} asks for an output of shape {dims} = {total:,} elements, above the limit of "
+            f"{limit:,} (jax_resize.set_max_output_elements raises it)."
+        )

@@ -219,6 +219,7 @@ def resize(
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
     image = jnp.asarray(image)
     shape = _v.shape_tuple("shape", shape, image.ndim)
+    _v.check_output_size(shape, "shape")
     if method in _pillow.METHODS:
         _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi)
         if cubic_coeff_a is not None:
@@ -368,6 +369,7 @@ def scale_and_translate(
     if dtype.kind not in "fc":
         image = image.astype(jax.dtypes.canonicalize_dtype(np.float64) if dtype.kind == "f" else jnp.float32)
     shape = _v.shape_tuple("shape", shape, image.ndim)
+    _v.check_output_size(shape, "shape")
     dims = _v.axes_tuple(spatial_dims, image.ndim)
     for axis, (n, o) in enumerate(zip(image.shape, shape)):
         if axis not in dims and n != o:

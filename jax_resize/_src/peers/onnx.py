@@ -243,6 +243,10 @@ def onnx_resize(
     X = _v.data_array("X", X, attrs["mode"])
     axes = _v.axes_tuple(axes, X.ndim)
     specs = _axis_specs(X.shape, axes, roi, scales, sizes, attrs)
+    out_shape = list(X.shape)
+    for axis, _, o, _, _ in specs:
+        out_shape[axis] = o
+    _v.check_output_size(out_shape, "sizes" if sizes is not None else "scales")
     roi_traced = _v.is_traced(roi) and attrs["coordinate_transformation_mode"] == "tf_crop_and_resize"
     filter_attrs = {
         k: attrs[k]

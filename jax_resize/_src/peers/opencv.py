@@ -297,6 +297,7 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
             f"interpolation={interpolation.name}; allowed: {', '.join(allowed)}."
         )
     (out_h, out_w), (inv_y, inv_x) = output_size(x.shape[:2], dsize, fx, fy)
+    _v.check_output_size((out_h, out_w) + tuple(x.shape[2:]), "dsize/fx/fy")
     if x.ndim == 3 and x.shape[2] == 1:
         x = x[:, :, 0]
     if (out_h, out_w) == tuple(x.shape[:2]):

@@ -264,10 +264,12 @@ def openvino_interpolate(
     ]
     pb, pe = [list(p) + [0] * (rank - len(p)) for p in pads]
     padded = [int(image.shape[a]) + pb[a] + pe[a] for a in range(rank)]
+    _v.check_output_size([max(p, 0) for p in padded], "pads_begin/pads_end (the padded input)")
     outs, scales = _output_lengths(scales_or_sizes, axes, padded, shape_calculation_mode)
     out_shape = list(padded)
     for a, o in zip(axes, outs):
         out_shape[a] = o
+    _v.check_output_size([max(o, 0) for o in out_shape], "scales_or_sizes")
     _v.check_empty_axes([padded[a] for a in axes], outs, axes)
     if image.size == 0 or 0 in out_shape:  # all-padding input, or an empty output
         return jnp.zeros(out_shape, image.dtype)

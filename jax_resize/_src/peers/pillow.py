@@ -720,6 +720,7 @@ def pil_resize(
     width, height = _v.shape_tuple("size", size, 2)
     if width < 1 or height < 1:
         raise ValueError(f"size={tuple(size)!r} must be >= 1 in both dimensions (Pillow's rule).")
+    _v.check_output_size((height, width) + tuple(np.shape(image)[2:]), "size")
     in_h, in_w = shape[:2]
     box = (0.0, 0.0, float(in_w), float(in_h)) if box is None else tuple(float(b) for b in box)
     if (

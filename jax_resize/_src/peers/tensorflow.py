@@ -344,6 +344,10 @@ def _resize_with(images, size, hw, in_hw, method: str, **options) -> jax.Array:
     """Applies the method's record to the H and W axes — every axis, also one whose length is
     kept, as TensorFlow's kernels filter those too (gaussian and mitchellcubic blur it); only
     records that are exact copies are skipped."""
+    shape = list(np.shape(images))
+    for axis, n in zip(hw, size):
+        shape[axis] = n
+    _v.check_output_size(shape, "size")
     record = _filter_records(method, **options)
     gather = method == "nearest"
     ops = []

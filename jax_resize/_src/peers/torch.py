@@ -380,6 +380,7 @@ def torch_interpolate(
     if 0 in in_sizes:
         raise ValueError(f"input has an empty spatial dimension (shape {x.shape}); sizes must be > 0.")
     sizes, factors = output_sizes(in_sizes, size, scale_factor, recompute_scale_factor, mode)
+    _v.check_output_size(list(x.shape[:2]) + list(sizes), "size/scale_factor")
     if antialias and not (mode in _ANTIALIAS_MODES and x.ndim == 4):
         raise ValueError(
             f"antialias=True with mode={mode!r} and a {x.ndim}-D input: anti-alias option is restricted "

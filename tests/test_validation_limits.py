@@ -1,0 +1,97 @@
+"""Extreme sizes fail fast: every front end refuses an output above the limit with a ValueError
+naming the argument, before building anything — eagerly and under ``jit``, within seconds, in a
+subprocess whose address space is capped (an attempt to allocate would die instead).
+
+Oracle: the exit status and stderr of that subprocess (no OOM, no internal exception, no hang).
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import jax_resize
+from jax_resize import compat
+
+CALLS = {
+    "onnx_resize sizes": "jax_resize.onnx_resize(x4, sizes=[1, 1, 10**6, 10**6])",
+    "onnx_resize scales 1e6": "jax_resize.onnx_resize(x4, scales=[1, 1, 1e6, 1e6])",
+    "onnx_resize under jit": "jax.jit(lambda v: jax_resize.onnx_resize(v, scales=[1, 1, 1e6, 1e6]))(x4)",
+    "resize": "jax_resize.resize(img, (10**6, 10**6, 3))",
+    "resize under jit": "jax.jit(lambda v: jax_resize.resize(v, (10**6, 10**6, 3), 'pil_lanczos'))(img)",
+    "openvino sizes": (
+        "jax_resize.openvino_interpolate(x4, [10**6, 10**6], [2, 3], mode='linear', shape_calculation_mode='sizes')"
+    ),
+    "openvino pads": (
+        "jax_resize.openvino_interpolate(x4, [2.0, 2.0], [2, 3], mode='linear', shape_calculation_mode='scales', "
+        "pads_end=[0, 0, 0, 10**12])"
+    ),
+    "scale_and_translate": "jax_resize.scale_and_translate(img, (10**6, 10**6, 3), (0, 1), [1e5, 1e5], [0., 0.])",
+    "resize_ragged": "jax_resize.resize_ragged(img[None], [[8, 8]], (10**6, 10**6, 3))",
+    "crop_and_resize": "jax_resize.crop_and_resize(img[None], [[0., 0., 1., 1.]], [0], (10**6, 10**6))",
+    "cv2_resize": "compat.cv2_resize(img, None, fx=1e6, fy=1e6)",
+    "pil_resize": "compat.pil_resize((img * 255).astype(np.uint8), (10**6, 10**6))",
+    "torch_interpolate": "compat.torch_interpolate(x4, scale_factor=1e6, mode='bilinear')",
+    "tf_resize": "compat.tf_resize(img, (10**6, 10**6))",
+    "flax Resize": "jax_resize.flax.Resize(size=10**6)(img[None])",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_huge_output_is_a_clear_error_in_a_capped_subprocess(name):
+    code = textwrap.dedent(
+        f"""
+        import resource, time
+        resource.setrlimit(resource.RLIMIT_AS, (6 * 2**30, 6 * 2**30))  # 6 GiB of address space
+        import jax, numpy as np, jax_resize, jax_resize.flax
+        from jax_resize import compat
+        x4 = np.ones((1, 2, 8, 8), np.float32)
+        img = np.ones((8, 8, 3), np.float32)
+        start = time.perf_counter()
+        try:
+            {CALLS[name]}
+        except ValueError as e:
+            print("ValueError", round(time.perf_counter() - start, 3), e)
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    words = run.stdout.split()
+    assert words and words[0] == "ValueError", run.stdout + run.stderr[-2000:]
+    assert float(words[1]) < 1.0  # seconds from the call to the error
+    assert "above the limit of 2,147,483,648" in run.stdout and "set_max_output_elements" in run.stdout
+
+
+def test_limit_can_be_raised_and_lowered():
+    x = np.ones((4, 4), np.float32)
+    previous = jax_resize.set_max_output_elements(63)
+    try:
+        with pytest.raises(
+            ValueError, match=r"shape asks for an output of shape 8x8 = 64 elements, above the limit of 63"
+        ):
+            jax_resize.resize(x, (8, 8))
+        jax_resize.set_max_output_elements(64)
+        np.testing.assert_allclose(np.asarray(jax_resize.resize(x, (8, 8))), 1.0)
+    finally:
+        assert jax_resize.set_max_output_elements(previous) == 64
+    assert jax_resize.max_output_elements() == previous == 2**31
+
+
+@pytest.mark.parametrize("bad", [0, -5, 2.5, True, "10"])
+def test_bad_limit(bad):
+    with pytest.raises(ValueError, match="limit must be a positive int"):
+        jax_resize.set_max_output_elements(bad)
+
+
+def test_names_the_argument_of_each_front_end():
+    x4 = np.ones((1, 2, 8, 8), np.float32)
+    with pytest.raises(ValueError, match=r"^scales asks for an output of shape 1x2x8000000000x8"):
+        jax_resize.onnx_resize(x4, scales=[1, 1, 1e9, 1])
+    with pytest.raises(ValueError, match=r"^pads_begin/pads_end \(the padded input\) asks"):
+        jax_resize.openvino_interpolate(
+            x4, [1.0], [2], mode="linear", shape_calculation_mode="scales", pads_end=[0, 0, 0, 10**12]
+        )
+    with pytest.raises(ValueError, match=r"^dsize/fx/fy asks"):
+        compat.cv2_resize(np.ones((8, 8, 3), np.float32), (10**6, 10**6))
