@@ -218,7 +218,7 @@ def run(
     Args:
       x: the input array.
       ops: ``(axis, record)`` pairs, one per resampled axis. Under a per-pass integer policy
-        (and for integer ``x``) the passes run in this order; otherwise shrink-first.
+        (and for integer ``x``) the passes run in this order; otherwise :func:`pass_order`.
       extrapolation_value: fill of rows flagged ``outside``.
       precision: ``lax.Precision`` of dense contractions.
       strategy: ``"auto"``, ``"dense"``, ``"banded"`` or ``"polyphase"`` (:mod:`.strategies`).
