@@ -240,19 +240,11 @@ def crop_and_resize(
 def _box_taps(start, end, in_size: int, out_size: int, options):
     """Taps of one axis of one box (traced): TensorFlow's sample coordinates, the filter stretched
     by the clamped sample spacing (see :func:`crop_and_resize`), rows outside the image flagged."""
-    method, antialias, cubic_coeff_a, exclude_outside = options
     x = _source_coordinates(start[None], end[None], in_size, out_size)[0]  # [out]
     span = jnp.abs(end - start) * jnp.float32(in_size - 1)
     step = span / (out_size - 1) if out_size > 1 else span
     bound = max(1.0, (in_size - 1) / (out_size - 1)) if out_size > 1 else max(1.0, float(in_size - 1))
-    inv = jnp.clip(step, 1e-6 if method == "area" else 1.0, bound)  # 1 / scale
-    kernel, stretch, boundary = _jax_image._filter(
-        method, antialias, 1.0 / inv, cubic_coeff_a, exclude_outside, inv_scale=inv
-    )
-    max_stretch = bound if (antialias or method == "area") else 1.0
-    taps = _weights.filter_taps(
-        x, in_size, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=jnp, max_stretch=max_stretch
-    )
+    taps = _jax_image.traced_filter_taps(x, in_size, step, bound, options)
     return _weights.Taps(taps.index, taps.weight, in_size, ~_inside(x, in_size))
 
 

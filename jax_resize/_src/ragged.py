@@ -63,21 +63,12 @@ def _record(n, padded: int, out: int, method: str, antialias: bool, cubic_coeff_
         x = (o.astype(jnp.float32) + 0.5) * nf
         x = x / jnp.where(x == x, mf, jnp.float32(jnp.nan))  # a true division (see _letterbox)
         return _weights.Gather(jnp.clip(jnp.floor(x), 0, n - 1).astype(jnp.int32), padded, outside)
-    # 1 / scale = n / m rounded once; the coordinates exact (float32 coordinates near x = 1000
-    # would move every distance by up to 6e-5 px)
-    inv = nf / mf
-    kernel, stretch, boundary = _jax_image._filter(
-        method, antialias, 1.0 / inv, cubic_coeff_a, exclude_outside, inv_scale=inv
-    )
-    if antialias or method == "area":
-        stretch = jnp.minimum(stretch, bound)  # the static window bound (only binds for m < 1 rows)
-    else:
-        bound = 1.0
-    # x = (o + 0.5) * n / m - 0.5 = ((2 o + 1) n - m) / (2 m), exact: distances rounded once
+    # x = (o + 0.5) * n / m - 0.5 = ((2 o + 1) n - m) / (2 m): exact, distances rounded once
+    # (float32 coordinates near x = 1000 would move every distance by up to 6e-5 px); 1 / scale =
+    # n / m rounded once
     x = _coordinates.Rational((2 * o + 1) * n - m, 2 * m)
-    taps = _weights.filter_taps(
-        x, padded, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=jnp, max_stretch=bound, valid=n
-    )
+    options = (method, antialias, cubic_coeff_a, exclude_outside)
+    taps = _jax_image.traced_filter_taps(x, padded, nf / mf, bound, options, valid=n)
     return _weights.Taps(taps.index, taps.weight, padded, outside)
 
 

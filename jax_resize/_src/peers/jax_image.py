@@ -115,6 +115,34 @@ def _filter(method: str, antialias: bool, scale, cubic_coeff_a, exclude_outside,
     return make(cubic_coeff_a), stretch, "exclude" if exclude else "clamp"
 
 
+def traced_filter_taps(x, in_size: int, inv, bound: float, options, *, valid=None) -> _weights.Taps:
+    """Taps of a filtered method with a traced ``inv = 1 / scale`` (device weights): the stretch
+    clamped to the static ``bound`` that sizes the window (``max_stretch``), rows normalised.
+
+    Args:
+      x: ``[out]`` coordinates (a jax array or a :class:`~..coordinates.Rational`).
+      in_size: the static axis length; ``valid`` its traced valid length (default all).
+      inv: traced ``1 / scale`` (input pixels per output pixel).
+      bound: static upper bound of the stretch (>= 1).
+      options: ``(method, antialias, cubic_coeff_a, exclude_outside)``.
+    """
+    method, antialias, cubic_coeff_a, exclude_outside = options
+    inv = jnp.clip(inv, 1e-6, bound)  # the static window bound; > 0 for degenerate boxes
+    kernel, stretch, boundary = _filter(method, antialias, 1.0 / inv, cubic_coeff_a, exclude_outside, inv_scale=inv)
+    max_stretch = bound if (antialias or method == "area") else 1.0
+    return _weights.filter_taps(
+        x,
+        in_size,
+        kernel,
+        stretch=stretch,
+        boundary=boundary,
+        normalize=True,
+        xp=jnp,
+        max_stretch=max_stretch,
+        valid=valid,
+    )
+
+
 def resize(
     image: ArrayLike,
     shape,
@@ -366,8 +394,8 @@ def scale_and_translate(
         )
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
     image = jnp.asarray(image)
-    if dtype.kind not in "fc":
-        image = image.astype(jax.dtypes.canonicalize_dtype(np.float64) if dtype.kind == "f" else jnp.float32)
+    if dtype.kind not in "fc":  # jax.image's promotion: the default float type
+        image = image.astype(jax.dtypes.canonicalize_dtype(np.float64))
     shape = _v.shape_tuple("shape", shape, image.ndim)
     _v.check_output_size(shape, "shape")
     dims = _v.axes_tuple(spatial_dims, image.ndim)
