@@ -333,9 +333,7 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     w = np.where(taps < hi[:, None], w, 0.0)
     # the row sum is accumulated tap by tap from the window's first tap (not numpy's pairwise
     # sum), so the normalised weights are the bits a sequential C loop produces
-    total = np.zeros(w.shape[0])
-    for j in range(ksize):
-        total = total + w[:, j]
+    total = np.add.accumulate(w, axis=1)[:, -1]  # accumulate is sequential (reduce is pairwise)
     w = w / np.where(total == 0, 1.0, total)[:, None]
     cols = np.clip(taps, 0, max(in_size - 1, 0)).astype(np.int32)
     return compact(cols, w, in_size)
@@ -349,17 +347,21 @@ def clamped_linear_taps(x, in_size: int) -> Taps:
 
 
 def compact(cols: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
-    """Folds repeated (clamped) taps and trims each row to the narrowest common band width."""
+    """Folds repeated (clamped) taps and trims each row to the narrowest common band width.
+
+    ``O(out * k)`` time and memory: each tap is added into its band slot; repeated taps of a row
+    are summed in column order (a sequential sum, the same bits as a per-column loop)."""
     nz = w != 0
-    lo = np.where(nz, cols, in_size).min(axis=1)
-    hi = np.where(nz, cols, -1).max(axis=1)
+    lo = np.where(nz, cols, in_size).min(axis=1, initial=in_size)
+    hi = np.where(nz, cols, -1).max(axis=1, initial=-1)
     empty_row = hi < lo
     width = int(max(1, (hi - lo + 1)[~empty_row].max(initial=1)))
     start = np.clip(np.where(empty_row, 0, lo), 0, max(in_size - width, 0))
+    out = cols.shape[0]
     index = start[:, None] + np.arange(width)[None, :]  # [out, width]
-    band = np.zeros(index.shape, np.float64)
-    for j in range(cols.shape[1]):  # O(out * width) memory per step
-        band += w[:, j : j + 1] * (cols[:, j : j + 1] == index)
+    slot = cols.astype(np.int64) - start[:, None]  # band position of each non-zero tap, in [0, width)
+    flat = (np.arange(out, dtype=np.int64)[:, None] * width + slot)[nz]  # row-major: column order kept
+    band = np.bincount(flat, weights=w[nz], minlength=out * width).reshape(out, width)
     return Taps(np.minimum(index, in_size - 1).astype(np.int32), band, in_size)
 
 
