@@ -17,7 +17,6 @@ Contract: same arguments (``dsize`` is ``(width, height)``), flags, size rule an
 from __future__ import annotations
 
 import enum
-import math
 import numbers
 
 import jax

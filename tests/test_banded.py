@@ -1,0 +1,107 @@
+"""The banded contraction on wide filters (more than ``MAX_UNROLLED_TAPS`` taps: large shrinks),
+applied in a loop instead of one op per tap.
+
+Contract: the looped contraction gives the same values as the filter it applies, keeps NaN/Inf
+local, differentiates, and its program does not grow with the tap count.
+
+Oracles: ``jax.image.resize`` / ``jax.image.scale_and_translate`` (values and gradients, on the
+same filters), ``PIL.Image.resize`` (bit exact uint8), and the count of equations in the jaxpr.
+"""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from PIL import Image
+
+from jax_resize import resize
+from jax_resize._src import banded as _banded
+
+RNG = np.random.default_rng(7)
+
+
+def _taps(in_size: int, out_size: int, method: str) -> int:
+    """Taps per output of an antialiased shrink: the filter's support times the stretch, both sides."""
+    support = {"linear": 1, "cubic": 2, "lanczos3": 3}[method]
+    return 2 * support * in_size // out_size
+
+
+@pytest.mark.parametrize("method", ["linear", "cubic", "lanczos3"])
+@pytest.mark.parametrize("shape,out", [((1000, 40, 3), (7, 40, 3)), ((30, 2000), (30, 9)), ((100000,), (3,))])
+def test_wide_antialiased_shrinks_match_jax_image(method, shape, out):
+    x = RNG.standard_normal(shape).astype(np.float32)
+    axis = next(a for a in range(len(shape)) if shape[a] != out[a])
+    assert _taps(shape[axis], out[axis], method) > _banded.MAX_UNROLLED_TAPS  # the looped path
+    want = np.asarray(jax.image.resize(x, out, method, antialias=True))
+    got = np.asarray(resize(x, out, method, antialias=True))
+    np.testing.assert_allclose(got, want, atol=2e-6 if len(shape) < 3 else 1e-5, rtol=0)
+    jitted = np.asarray(jax.jit(lambda v: resize(v, out, method, antialias=True))(x))
+    np.testing.assert_allclose(jitted, want, atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("shape,out", [((1000, 5), (7, 5)), ((100000,), (3,))])
+def test_wide_filters_keep_nan_local(shape, out):
+    # both forms of the loop: a large gather per tap, and one [out, c] gather per iteration
+    x = RNG.standard_normal(shape).astype(np.float32)
+    want = np.asarray(jax.image.resize(x, out, "linear", antialias=True))  # the clean image
+    x[0] = np.nan  # only the first output's window holds input 0
+    got = np.asarray(resize(x, out, "linear", antialias=True))
+    assert np.isnan(got[0]).all()
+    np.testing.assert_allclose(got[1:], want[1:], atol=2e-6, rtol=0)
+
+
+def test_wide_filter_gradient_matches_jax_image():
+    x = RNG.standard_normal((600, 4)).astype(np.float32)
+    g = RNG.standard_normal((5, 4)).astype(np.float32)
+
+    def loss(fn):
+        return jax.grad(lambda v: jnp.sum(fn(v) * g))(jnp.asarray(x))
+
+    want = loss(lambda v: jax.image.resize(v, (5, 4), "lanczos3", antialias=True))
+    got = loss(lambda v: resize(v, (5, 4), "lanczos3", antialias=True))
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=1e-6, rtol=0)
+
+
+@pytest.mark.parametrize(
+    "method,pil", [("pil_lanczos", Image.Resampling.LANCZOS), ("pil_bicubic", Image.Resampling.BICUBIC)]
+)
+def test_wide_pillow_filters_are_bit_exact(method, pil):
+    a = RNG.integers(0, 256, (3, 5000, 3), dtype=np.uint8)
+    want = np.asarray(Image.fromarray(a).resize((40, 3), pil))
+    np.testing.assert_array_equal(np.asarray(resize(a, (3, 40, 3), method)), want)
+
+
+def test_program_size_does_not_grow_with_taps():
+    def lines(n):  # of the lowered program (the taps are applied when the primitive is lowered)
+        x = jnp.zeros((n, 3), jnp.float32)
+        return len(jax.jit(lambda v: resize(v, (4, 3), "lanczos3", antialias=True)).lower(x).as_text().splitlines())
+
+    small, large = lines(4 * 80), lines(4 * 8000)  # ~120 and ~12000 taps per output
+    assert large <= small + 16, (small, large)
+
+
+def test_wide_scale_and_translate_matches_jax_image():
+    from jax_resize import scale_and_translate
+
+    x = RNG.standard_normal((2000, 3)).astype(np.float32)
+    args = ((9, 3), (0,), jnp.array([9 / 2000 * 0.9]), jnp.array([0.3]))
+    want = jax.image.scale_and_translate(x, *args, "lanczos3", antialias=True)
+    got = scale_and_translate(x, *args, "lanczos3", antialias=True)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=2e-6, rtol=0)
+
+
+@pytest.mark.parametrize("case", range(60))
+def test_transposed_taps_are_the_transposed_matrix(case):
+    from jax_resize._src import kernels, weights
+
+    rng = np.random.default_rng(case)
+    in_size, out_size = (int(v) for v in rng.integers(1, 300, 2))
+    scale = out_size / in_size
+    x = (np.arange(out_size) + 0.5) / scale - 0.5
+    kernel = [kernels.TRIANGLE, kernels.keys_cubic(-0.5), kernels.lanczos(3)][case % 3]
+    record = weights.filter_taps(x, in_size, kernel, stretch=max(1.0, 1 / scale), boundary="exclude", normalize=True)
+    if case % 4 == 3:  # not a band: rows in reverse order fall back to sorting
+        record = weights.Taps(record.index[::-1], record.weight[::-1], in_size)
+    t_index, t_weight = _banded.transpose_taps(record.index, record.weight, in_size)
+    want = weights.record_matrix(record).T  # numpy's transpose of the dense matrix
+    np.testing.assert_array_equal(weights.taps_to_matrix(t_index, t_weight, out_size), want)
