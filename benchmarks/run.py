@@ -12,8 +12,9 @@ the last two columns list every process's ratios, since page faults and huge-pag
 move single runs by up to 3x on a shared 2-core machine.
 
 Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output benchmarks/RESULTS.md]
-[--section tensors|photos|ragged|all]`` (photos: benchmarks/photos.py, one fresh process per row; ragged:
-benchmarks/ragged.py, 64 photos of mixed sizes to one shape, all rows in one fresh process).
+[--section tensors|photos|ragged|shrinks|all]`` (photos: benchmarks/photos.py, one fresh process per row; ragged:
+benchmarks/ragged.py, 64 photos of mixed sizes to one shape, all rows in one fresh process; shrinks:
+benchmarks/shrinks.py, first calls of extreme shrinks against jax.image / Pillow, one fresh process per row).
 Peers that are not installed are reported as n/a (``pip install -e ".[bench]"`` installs them).
 
 Allocation: XLA:CPU (and torch) allocate every output afresh; glibc serves large buffers with
@@ -233,15 +234,23 @@ def main(argv=None):
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
     parser.add_argument(
         "--section",
-        choices=("tensors", "photos", "ragged", "all"),
+        choices=("tensors", "photos", "ragged", "shrinks", "all"),
         default="all",
         help="tensors: the float32 batch workloads; photos: uint8 camera photos (benchmarks/photos.py); "
-        "ragged: 64 photos of mixed sizes to one shape (benchmarks/ragged.py)",
+        "ragged: 64 photos of mixed sizes to one shape (benchmarks/ragged.py); "
+        "shrinks: first calls of extreme shrinks (benchmarks/shrinks.py)",
     )
     parser.add_argument("--workload", help=argparse.SUPPRESS)  # internal: run one workload, print its row
     parser.add_argument("--photo-workload", help=argparse.SUPPRESS)  # internal: one photo workload
     parser.add_argument("--ragged-workload", action="store_true", help=argparse.SUPPRESS)  # internal: ragged rows
+    parser.add_argument("--shrink-workload", help=argparse.SUPPRESS)  # internal: one shrink row
     args = parser.parse_args(argv)
+    if args.shrink_workload is not None:
+        import shrinks
+
+        (w,) = [w for w in shrinks.SHRINKS if w.name == args.shrink_workload]
+        print(shrinks.shrink_row(w, args.repeats), flush=True)
+        return 0
     if args.ragged_workload:
         import ragged
 
@@ -308,10 +317,14 @@ def _machine(bw: float, repeats: int, runs: int, section: str = "tensors") -> st
     elif section == "all":
         how = (
             f"tensors: each workload in {runs} fresh processes (the row: the median ratio; the last two "
-            "columns: every process's ratios); photos: one fresh process per row; ragged: one process"
+            "columns: every process's ratios); photos and shrinks: one fresh process per row; ragged: one process"
         )
     else:
-        how = "photos: one fresh process per row" if section == "photos" else "ragged: one process for the section"
+        how = {
+            "photos": "photos: one fresh process per row",
+            "ragged": "ragged: one process for the section",
+            "shrinks": "shrinks: one fresh process per row",
+        }[section]
     return (
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
         f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
@@ -361,6 +374,8 @@ def _run_isolated(args) -> int:
         rows += ["", *_photo_rows(args)]
     if args.section in ("ragged", "all"):
         rows += ["", *_ragged_rows(args)]
+    if args.section in ("shrinks", "all"):
+        rows += ["", *_shrink_rows(args)]
     machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs), args.section)
     table = "\n".join(rows)
     print()
@@ -408,6 +423,24 @@ def _ragged_rows(args) -> list[str]:
     rows += found or [f"| {ragged.NAME} | failed: {out.stderr.strip().splitlines()[-1:]} |"]
     for row in rows[2:]:
         print(row, flush=True)
+    return rows
+
+
+def _shrink_rows(args) -> list[str]:
+    """The shrinks section (benchmarks/shrinks.py): each row in a fresh process (a real first call)."""
+    import subprocess
+
+    import shrinks
+
+    rows = [shrinks.SHRINK_HEADER, "|" + "|".join(["---"] * (shrinks.SHRINK_HEADER.count("|") - 1)) + "|"]
+    for w in shrinks.SHRINKS:
+        if args.only and not any(s in w.name for s in args.only):
+            continue
+        cmd = [sys.executable, os.path.abspath(__file__), "--shrink-workload", w.name, "--repeats", str(args.repeats)]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+        rows.append(row[-1] if row else f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
+        print(rows[-1], flush=True)
     return rows
 
 
