@@ -105,3 +105,17 @@ def test_transposed_taps_are_the_transposed_matrix(case):
     t_index, t_weight = _banded.transpose_taps(record.index, record.weight, in_size)
     want = weights.record_matrix(record).T  # numpy's transpose of the dense matrix
     np.testing.assert_array_equal(weights.taps_to_matrix(t_index, t_weight, out_size), want)
+
+
+def test_large_band_gradient_builds_transposed_taps_lazily():
+    from jax_resize._src import strategies
+
+    n = 2**21  # 2 outputs x ~2**21 taps: above LAZY_TRANSPOSE_TAPS
+    assert 2 * n >= strategies.LAZY_TRANSPOSE_TAPS
+    x = RNG.standard_normal((n,)).astype(np.float32)
+    g = np.array([0.5, -2.0], np.float32)
+    want = jax.grad(lambda v: jnp.sum(jax.image.resize(v, (2,), "linear", antialias=True) * g))(jnp.asarray(x))
+    got = jax.grad(lambda v: jnp.sum(resize(v, (2,), "linear", antialias=True) * g))(jnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=1e-9, rtol=1e-5)
+    forward = np.asarray(jax.jit(lambda v: resize(v, (2,), "linear", antialias=True))(x))
+    np.testing.assert_allclose(forward, np.asarray(jax.image.resize(x, (2,), "linear", antialias=True)), atol=1e-5)

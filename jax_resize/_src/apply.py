@@ -119,7 +119,7 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
     # a constant banded first pass reads integer input as it is and converts inside its fused
     # loop: no float copy of the whole input is written (12 MP uint8 -> 224 with auto: 93-111 ms
     # -> 41-42 ms, measured standalone)
-    reads_integers = isinstance(plans[0], _strategies.BandedPlan) and plans[0].transpose_index is not None
+    reads_integers = isinstance(plans[0], _strategies.BandedPlan) and plans[0].constant
     y = x if x.dtype.kind in "iu" and reads_integers else x.astype(cdtype)
     dense = any(isinstance(p, _strategies.DensePlan) for p in plans)
     if dense and local_nonfinite and jnp.issubdtype(y.dtype, jnp.floating):
@@ -249,6 +249,8 @@ def run(
         dense = strategy == "dense" or (strategy == "auto" and jax.default_backend() == "tpu")
         ops = pass_order(ops, x.shape, dense)
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, jax.default_backend())
+    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
+        plans = _fetched(plans)
     return apply(
         x,
         plans,
@@ -259,6 +261,29 @@ def run(
         dtype=None if dtype == x.dtype else dtype,
         local_nonfinite=local_nonfinite,
     )
+
+
+#: Inside a caller's trace, plan arrays of at least this many bytes are fetched by a host
+#: callback when the program runs, instead of becoming constants of the caller's program (whose
+#: lowering and compilation cost grows with their bytes: a 10**6 -> 10**3 ``pil_lanczos`` axis
+#: carries ~50 MB of taps). Smaller arrays stay constants (XLA may fold them).
+FETCH_MIN_BYTES = 1 << 20
+
+
+def _fetched(plans):
+    """``plans`` with every concrete array of at least ``FETCH_MIN_BYTES`` read by a host callback."""
+
+    def fetch(a):
+        if (
+            isinstance(a, (np.ndarray, jax.Array))
+            and not isinstance(a, jax.core.Tracer)
+            and a.nbytes >= FETCH_MIN_BYTES
+        ):
+            host = np.asarray(a)
+            return jax.pure_callback(lambda: host, jax.ShapeDtypeStruct(host.shape, host.dtype))
+        return a
+
+    return jax.tree_util.tree_map(fetch, plans)
 
 
 #: Plans kept for constant records (least recently used dropped first); records hash by identity,

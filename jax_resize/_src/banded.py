@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import core as _core
@@ -212,6 +213,47 @@ def _transpose_band(index: np.ndarray, weight: np.ndarray, in_size: int):
     t_weight = np.where(valid, weight[o, j], 0).astype(weight.dtype)
     t_index = np.where(valid, o, 0).astype(np.int32)
     return t_index, t_weight
+
+
+def band_width_transposed(index: np.ndarray, in_size: int) -> int | None:
+    """``k_t`` of :func:`transpose_taps` for a band (the most outputs that read one input), in
+    ``O(out log out)`` without building the transposed taps; ``None`` when ``index`` is not a band."""
+    out, k = index.shape
+    if out == 0 or in_size == 0:
+        return None
+    start = index[:, 0].astype(np.int64)
+    if (np.diff(start) < 0).any() or start[-1] + k > in_size or start[0] < 0:
+        return None
+    if not np.array_equal(index, start[:, None] + np.arange(k)[None, :]):
+        return None
+    # the most windows over one point is reached at some window's first input
+    count = np.searchsorted(start, start, side="right") - np.searchsorted(start + (k - 1), start, side="left")
+    return int(max(1, count.max(initial=0)))
+
+
+class LazyTranspose:
+    """The transposed taps of a band, built on the host the first time they are asked for (a
+    gradient), not when the plan is made. Hashes by identity (a static field of a plan)."""
+
+    def __init__(self, index: np.ndarray, weight: np.ndarray, in_size: int, k_t: int):
+        self.index, self.weight, self.in_size, self.k_t = index, weight, in_size, k_t
+        self._taps = None
+
+    @property
+    def shapes(self):
+        shape = (self.in_size, self.k_t)
+        return (jax.ShapeDtypeStruct(shape, np.int32), jax.ShapeDtypeStruct(shape, self.weight.dtype))
+
+    def __call__(self):
+        if self._taps is None:
+            taps = _transpose_band(self.index, self.weight, self.in_size)
+            assert taps is not None and taps[0].shape == (self.in_size, self.k_t)
+            self._taps = taps
+        return self._taps
+
+    def operands(self):
+        """``(t_index, t_weight)`` as traced values of a host callback (no program constants)."""
+        return jax.pure_callback(self, self.shapes)
 
 
 class Implementation:

@@ -210,24 +210,45 @@ class BandedPlan:
     strategy: str = _static(default="banded")
     masked: tuple[bool, ...] | None = _static(default=None)  # zero_columns of weight / its transpose
     transpose_masked: tuple[bool, ...] | None = _static(default=None)
+    lazy_transpose: _banded.LazyTranspose | None = _static(default=None)  # instead of transpose_*
 
     @property
     def taps(self) -> int:
         return int(self.index.shape[1])
 
     @property
+    def constant(self) -> bool:
+        """Host taps (not traced)."""
+        return self.transpose_index is not None or self.lazy_transpose is not None
+
+    @property
     def fusable(self) -> bool:
         """Constant taps and no extrapolated rows: may share a pass with its neighbours."""
-        return self.transpose_index is not None and self.outside is None
+        return self.constant and self.outside is None
 
 
 def _taps_eligible(record, backend):
     return isinstance(record, _weights.Taps)
 
 
+#: From this many taps (``out * k``) a band's transposed taps are built only when a gradient
+#: asks for them (:class:`~.banded.LazyTranspose`): extreme shrinks (10**6 -> 3) plan faster.
+LAZY_TRANSPOSE_TAPS = 1 << 20
+
+
 def _prepare_banded(axis, record, cdtype):
     if not record.constant:
         return BandedPlan(axis, record.index, record.weight, outside=record.outside)
+    k_t = (
+        _banded.band_width_transposed(record.index, record.in_size)
+        if record.index.size >= LAZY_TRANSPOSE_TAPS
+        else None
+    )
+    if k_t is not None:
+        weight = record.weight.astype(cdtype)
+        lazy = _banded.LazyTranspose(record.index, weight, record.in_size, k_t)
+        masked = _banded.zero_columns(weight)
+        return BandedPlan(axis, record.index, weight, outside=record.outside, masked=masked, lazy_transpose=lazy)
     t_index, t_weight = _banded.transpose_taps(record.index, record.weight, record.in_size)
     weight, t_weight = record.weight.astype(cdtype), t_weight.astype(cdtype)  # zeros after the cast
     return BandedPlan(
@@ -252,13 +273,13 @@ def without_masks(plan):
 
 def _apply_banded(y, plans, precision, nonfinite):
     axes = [p.axis for p in plans]
-    if plans[0].transpose_index is None:
+    if not plans[0].constant:
         (p,) = plans
         return _banded.banded_traced(y, [(p.index, p.weight)], axes)
     return _banded.banded(
         y,
         [(p.index, p.weight) for p in plans],
-        [(p.transpose_index, p.transpose_weight) for p in plans],
+        [p.lazy_transpose.operands() if p.lazy_transpose else (p.transpose_index, p.transpose_weight) for p in plans],
         axes,
         tuple(p.masked for p in plans),
         tuple(p.transpose_masked for p in plans),
