@@ -84,3 +84,18 @@ def test_weight_matrix_errors():
         weight_matrix(0, 4)
     with pytest.raises(ValueError, match="antialias"):
         weight_matrix(3, 4, mode="nearest", antialias=True)
+
+
+@pytest.mark.parametrize("case", range(40))
+def test_compact_window_is_the_folded_matrix(case):
+    # oracle: numpy's np.add.at of the clamped taps into a dense matrix (sequential per entry)
+    rng = np.random.default_rng(case)
+    in_size, out_size, n = int(rng.integers(1, 60)), int(rng.integers(1, 60)), int(rng.integers(1, 20))
+    first = rng.integers(-12, in_size + 4, out_size)
+    w = rng.standard_normal((out_size, n)) * (rng.random((out_size, n)) > 0.3)
+    cols = np.clip(first[:, None] + np.arange(n), 0, in_size - 1)
+    want = np.zeros((out_size, in_size))
+    np.add.at(want, (np.repeat(np.arange(out_size), n), cols.ravel()), w.ravel())
+    got = weights.compact_window(first, w, in_size)
+    np.testing.assert_array_equal(weights.taps_to_matrix(got.index, got.weight, in_size), want)
+    assert (np.diff(got.index, axis=1) >= 0).all()  # a band

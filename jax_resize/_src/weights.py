@@ -297,6 +297,8 @@ def filter_taps(
     if normalize:
         w = _normalize_rows(xp, w)
     w = policy(xp, taps, w, valid)
+    if xp is np and isinstance(valid, int) and valid == in_size:  # consecutive taps: slice, fold the edges
+        return compact_window(taps[:, 0].astype(np.int64), np.asarray(w, np.float64), in_size)
     cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
         return Taps(cols, w, in_size)
@@ -335,8 +337,7 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     # sum), so the normalised weights are the bits a sequential C loop produces
     total = np.add.accumulate(w, axis=1)[:, -1]  # accumulate is sequential (reduce is pairwise)
     w = w / np.where(total == 0, 1.0, total)[:, None]
-    cols = np.clip(taps, 0, max(in_size - 1, 0)).astype(np.int32)
-    return compact(cols, w, in_size)
+    return compact_window(taps[:, 0], w, in_size)
 
 
 def clamped_linear_taps(x, in_size: int) -> Taps:
@@ -363,6 +364,39 @@ def compact(cols: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
     flat = (np.arange(out, dtype=np.int64)[:, None] * width + slot)[nz]  # row-major: column order kept
     band = np.bincount(flat, weights=w[nz], minlength=out * width).reshape(out, width)
     return Taps(np.minimum(index, in_size - 1).astype(np.int32), band, in_size)
+
+
+def compact_window(first: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
+    """:func:`compact` of a window of consecutive taps ``first[o] + arange(n)`` (before they are
+    clamped to ``[0, in_size)``): rows that lie inside the input are sliced out of ``w`` as they
+    are; only rows with clamped taps are folded (by :func:`compact`'s rule). Same result, fewer
+    passes over ``[out, n]`` (the bulk of the host planning of a large shrink)."""
+    out, n = w.shape
+    first = np.asarray(first, np.int64)
+    nz = w != 0
+    empty = ~nz.any(axis=1)
+    lo = np.clip(first + np.argmax(nz, axis=1), 0, in_size - 1)  # clamping keeps the taps ordered
+    hi = np.clip(first + (n - 1 - np.argmax(nz[:, ::-1], axis=1)), 0, in_size - 1)
+    width = int(max(1, (hi - lo + 1)[~empty].max(initial=1)))
+    start = np.clip(np.where(empty, 0, lo), 0, max(in_size - width, 0))
+    band = np.zeros((out, width))
+    edge = (first < 0) | (first + n > in_size)  # rows with clamped taps
+    inner = np.flatnonzero(~edge)
+    if inner.size:
+        j = (start - first)[inner, None] + np.arange(width)[None, :]  # window column of each slot
+        inside = (j >= 0) & (j < n)
+        rows = np.take_along_axis(w[inner], np.clip(j, 0, n - 1), axis=1)
+        band[inner] = np.where(inside, rows, 0.0) + 0.0  # + 0.0: no negative zeros (as a sum)
+    outer = np.flatnonzero(edge)
+    if outer.size:
+        cols = np.clip(first[outer, None] + np.arange(n)[None, :], 0, in_size - 1)
+        folded = compact(cols, w[outer], in_size)
+        slot = folded.index[:, :1].astype(np.int64) - start[outer, None] + np.arange(folded.index.shape[1])[None, :]
+        keep = folded.weight != 0
+        flat = (np.arange(outer.size)[:, None] * width + slot)[keep]
+        band[outer] = np.bincount(flat, weights=folded.weight[keep], minlength=outer.size * width).reshape(-1, width)
+    index = np.minimum(start[:, None] + np.arange(width)[None, :], in_size - 1)
+    return Taps(index.astype(np.int32), band, in_size)
 
 
 def taps_from_rows(rows, in_size: int) -> Taps:
