@@ -368,33 +368,30 @@ def compact(cols: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
 
 def compact_window(first: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
     """:func:`compact` of a window of consecutive taps ``first[o] + arange(n)`` (before they are
-    clamped to ``[0, in_size)``): rows that lie inside the input are sliced out of ``w`` as they
-    are; only rows with clamped taps are folded (by :func:`compact`'s rule). Same result, fewer
-    passes over ``[out, n]`` (the bulk of the host planning of a large shrink)."""
+    clamped to ``[0, in_size)``), in a few passes over ``[out, n]`` (the bulk of the host planning
+    of a large shrink): each row's band is sliced out of ``w``, then the taps clamped to the first
+    and the last input are summed into them in column order (:func:`compact`'s sums, bit for bit)."""
     out, n = w.shape
     first = np.asarray(first, np.int64)
+    if in_size <= 1 or out == 0 or n == 0:
+        return compact(np.clip(first[:, None] + np.arange(n), 0, max(in_size - 1, 0)).astype(np.int32), w, in_size)
     nz = w != 0
     empty = ~nz.any(axis=1)
     lo = np.clip(first + np.argmax(nz, axis=1), 0, in_size - 1)  # clamping keeps the taps ordered
     hi = np.clip(first + (n - 1 - np.argmax(nz[:, ::-1], axis=1)), 0, in_size - 1)
     width = int(max(1, (hi - lo + 1)[~empty].max(initial=1)))
     start = np.clip(np.where(empty, 0, lo), 0, max(in_size - width, 0))
-    band = np.zeros((out, width))
-    edge = (first < 0) | (first + n > in_size)  # rows with clamped taps
-    inner = np.flatnonzero(~edge)
-    if inner.size:
-        j = (start - first)[inner, None] + np.arange(width)[None, :]  # window column of each slot
-        inside = (j >= 0) & (j < n)
-        rows = np.take_along_axis(w[inner], np.clip(j, 0, n - 1), axis=1)
-        band[inner] = np.where(inside, rows, 0.0) + 0.0  # + 0.0: no negative zeros (as a sum)
-    outer = np.flatnonzero(edge)
-    if outer.size:
-        cols = np.clip(first[outer, None] + np.arange(n)[None, :], 0, in_size - 1)
-        folded = compact(cols, w[outer], in_size)
-        slot = folded.index[:, :1].astype(np.int64) - start[outer, None] + np.arange(folded.index.shape[1])[None, :]
-        keep = folded.weight != 0
-        flat = (np.arange(outer.size)[:, None] * width + slot)[keep]
-        band[outer] = np.bincount(flat, weights=folded.weight[keep], minlength=outer.size * width).reshape(-1, width)
+    j = (start - first)[:, None] + np.arange(width)[None, :]  # window column of each band slot
+    band = np.where((j >= 0) & (j < n), np.take_along_axis(w, np.clip(j, 0, n - 1), axis=1), 0.0)
+    left = np.flatnonzero((first < 0) & (start == 0))  # columns 0 .. -first read input 0 (slot 0)
+    if left.size:
+        band[left, 0] = np.add.accumulate(w[left], axis=1)[np.arange(left.size), np.minimum(-first[left], n - 1)]
+    right = np.flatnonzero((first + n - 1 > in_size - 1) & (start + width - 1 >= in_size - 1))
+    if right.size:  # columns in_size - 1 - first .. n - 1 read the last input
+        c = np.maximum(in_size - 1 - first[right], 0)
+        tail = np.where(np.arange(n)[None, :] >= c[:, None], w[right], 0.0)
+        band[right, in_size - 1 - start[right]] = np.add.accumulate(tail, axis=1)[:, -1]
+    band = band + 0.0  # no negative zeros (as a sum from 0.0)
     index = np.minimum(start[:, None] + np.arange(width)[None, :], in_size - 1)
     return Taps(index.astype(np.int32), band, in_size)
 
