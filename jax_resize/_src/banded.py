@@ -189,10 +189,9 @@ def transpose_taps(index: np.ndarray, weight: np.ndarray, in_size: int):
     return t_index, t_weight
 
 
-def _transpose_band(index: np.ndarray, weight: np.ndarray, in_size: int):
-    """:func:`transpose_taps` of a band, or ``None`` when ``index`` is not one. Input ``i`` is read
-    by the outputs ``o`` with ``start[o] <= i <= start[o] + k - 1``: a contiguous range, found by
-    binary search in the non-decreasing starts and ends."""
+def _band_starts(index: np.ndarray, in_size: int):
+    """``start`` (int64 ``[out]``, non-decreasing) when ``index[o] = start[o] + arange(k)`` lies
+    inside the input, else ``None``."""
     out, k = index.shape
     if out == 0 or in_size == 0:
         return None
@@ -201,6 +200,17 @@ def _transpose_band(index: np.ndarray, weight: np.ndarray, in_size: int):
         return None
     if not np.array_equal(index, start[:, None] + np.arange(k)[None, :]):
         return None
+    return start
+
+
+def _transpose_band(index: np.ndarray, weight: np.ndarray, in_size: int):
+    """:func:`transpose_taps` of a band, or ``None`` when ``index`` is not one. Input ``i`` is read
+    by the outputs ``o`` with ``start[o] <= i <= start[o] + k - 1``: a contiguous range, found by
+    binary search in the non-decreasing starts and ends."""
+    start = _band_starts(index, in_size)
+    if start is None:
+        return None
+    out, k = index.shape
     i = np.arange(in_size)
     first = np.searchsorted(start + (k - 1), i, side="left")  # first output whose band reaches i
     stop = np.searchsorted(start, i, side="right")  # first output whose band starts after i
@@ -218,14 +228,10 @@ def _transpose_band(index: np.ndarray, weight: np.ndarray, in_size: int):
 def band_width_transposed(index: np.ndarray, in_size: int) -> int | None:
     """``k_t`` of :func:`transpose_taps` for a band (the most outputs that read one input), in
     ``O(out log out)`` without building the transposed taps; ``None`` when ``index`` is not a band."""
-    out, k = index.shape
-    if out == 0 or in_size == 0:
+    start = _band_starts(index, in_size)
+    if start is None:
         return None
-    start = index[:, 0].astype(np.int64)
-    if (np.diff(start) < 0).any() or start[-1] + k > in_size or start[0] < 0:
-        return None
-    if not np.array_equal(index, start[:, None] + np.arange(k)[None, :]):
-        return None
+    k = index.shape[1]
     # the most windows over one point is reached at some window's first input
     count = np.searchsorted(start, start, side="right") - np.searchsorted(start + (k - 1), start, side="left")
     return int(max(1, count.max(initial=0)))
