@@ -99,3 +99,12 @@ def test_compact_window_is_the_folded_matrix(case):
     got = weights.compact_window(first, w, in_size)
     np.testing.assert_array_equal(weights.taps_to_matrix(got.index, got.weight, in_size), want)
     assert (np.diff(got.index, axis=1) >= 0).all()  # a band
+
+
+def test_compact_window_far_outside_the_input():
+    # windows at +-1e30 (a translation or roi of 1e30): every tap clamps to an edge pixel
+    w = np.array([[0.25, 0.75], [0.5, 0.5]])
+    got = weights.compact_window(np.array([-1e30, 1e30]), w, 4)
+    want = np.zeros((2, 4))
+    want[0, 0], want[1, 3] = 1.0, 1.0  # np.add.at of the clamped taps, summed by hand
+    np.testing.assert_array_equal(weights.taps_to_matrix(got.index, got.weight, 4), want)

@@ -298,7 +298,7 @@ def filter_taps(
         w = _normalize_rows(xp, w)
     w = policy(xp, taps, w, valid)
     if xp is np and isinstance(valid, int) and valid == in_size:  # consecutive taps: slice, fold the edges
-        return compact_window(taps[:, 0].astype(np.int64), np.asarray(w, np.float64), in_size)
+        return compact_window(taps[:, 0], np.asarray(w, np.float64), in_size)
     cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
         return Taps(cols, w, in_size)
@@ -372,7 +372,9 @@ def compact_window(first: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
     of a large shrink): each row's band is sliced out of ``w``, then the taps clamped to the first
     and the last input are summed into them in column order (:func:`compact`'s sums, bit for bit)."""
     out, n = w.shape
-    first = np.asarray(first, np.int64)
+    # a window wholly outside the input folds the same from just outside it (no int64 overflow
+    # for coordinates like 1e30)
+    first = np.clip(np.asarray(first, np.float64), -n, in_size).astype(np.int64)
     if in_size <= 1 or out == 0 or n == 0:
         return compact(np.clip(first[:, None] + np.arange(n), 0, max(in_size - 1, 0)).astype(np.int32), w, in_size)
     nz = w != 0
