@@ -388,22 +388,27 @@ def _run_isolated(args) -> int:
     return 0
 
 
-def _photo_rows(args) -> list[str]:
-    """The photos section (benchmarks/photos.py): each workload in a fresh process, once."""
+def _fresh_process_rows(args, header: str, names, flag: str) -> list[str]:
+    """A section whose rows each run in a fresh process (``run.py <flag> NAME``), once."""
     import subprocess
 
-    import photos
-
-    rows = [photos.PHOTO_HEADER, "|" + "|".join(["---"] * (photos.PHOTO_HEADER.count("|") - 1)) + "|"]
-    for w in photos.PHOTO_WORKLOADS:
-        if args.only and not any(s in w.name for s in args.only):
+    rows = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
+    for name in names:
+        if args.only and not any(s in name for s in args.only):
             continue
-        cmd = [sys.executable, os.path.abspath(__file__), "--photo-workload", w.name, "--repeats", str(args.repeats)]
+        cmd = [sys.executable, os.path.abspath(__file__), flag, name, "--repeats", str(args.repeats)]
         out = subprocess.run(cmd, capture_output=True, text=True)
         row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
-        rows.append(row[-1] if row else f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
+        rows.append(row[-1] if row else f"| {name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
         print(rows[-1], flush=True)
     return rows
+
+
+def _photo_rows(args) -> list[str]:
+    """The photos section (benchmarks/photos.py): each workload in a fresh process, once."""
+    import photos
+
+    return _fresh_process_rows(args, photos.PHOTO_HEADER, [w.name for w in photos.PHOTO_WORKLOADS], "--photo-workload")
 
 
 def _ragged_rows(args) -> list[str]:
@@ -428,20 +433,9 @@ def _ragged_rows(args) -> list[str]:
 
 def _shrink_rows(args) -> list[str]:
     """The shrinks section (benchmarks/shrinks.py): each row in a fresh process (a real first call)."""
-    import subprocess
-
     import shrinks
 
-    rows = [shrinks.SHRINK_HEADER, "|" + "|".join(["---"] * (shrinks.SHRINK_HEADER.count("|") - 1)) + "|"]
-    for w in shrinks.SHRINKS:
-        if args.only and not any(s in w.name for s in args.only):
-            continue
-        cmd = [sys.executable, os.path.abspath(__file__), "--shrink-workload", w.name, "--repeats", str(args.repeats)]
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
-        rows.append(row[-1] if row else f"| {w.name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
-        print(rows[-1], flush=True)
-    return rows
+    return _fresh_process_rows(args, shrinks.SHRINK_HEADER, [w.name for w in shrinks.SHRINKS], "--shrink-workload")
 
 
 if __name__ == "__main__":
