@@ -50,7 +50,8 @@ def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
         out = _v.per_axis("size", size, len(spatial), integer=True, positive=False, where=" (one per spatial axis)")
     else:
         scales = _v.per_axis("scale", scale, len(spatial), integer=False, where=" (one per spatial axis)")
-        out = tuple(int(math.floor(n * float(s))) for n, s in zip(spatial, scales))
+        lengths = (_v.finite_length(f"scale={scale!r}", n * float(s)) for n, s in zip(spatial, scales))
+        out = tuple(int(math.floor(length)) for length in lengths)
     return (input_shape[0], *(int(s) for s in out), input_shape[-1])
 
 
@@ -141,6 +142,7 @@ class LinenResize(_linen.Module):
 
 def _apply(x, size, scale, method, antialias, precision, options):
     shape = output_shape(x.shape, size=size, scale=scale)
+    _v.check_output_size(shape, "size" if size is not None else "scale")
     if precision is not None:
         options["precision"] = precision
     return _resize(x, shape, method, antialias, **options)

@@ -172,6 +172,8 @@ def resize_ragged(
     out_dtype = None
     if method != "nearest" and dtype.kind in "biu":  # as resize: a float result
         out_dtype = jax.dtypes.canonicalize_dtype(np.float64)
+    if 0 in shape:  # an empty output (no window: the stretch n / out has no bound)
+        return jnp.zeros((images.shape[0], *shape), out_dtype or images.dtype)
     options = (method, antialias, cubic_coeff_a, exclude_outside)
 
     def one(image, size):  # image [D_1, ..., D_r], size [k]

@@ -74,7 +74,16 @@ def scales_array(scales, count: int) -> np.ndarray:
     bad = [float(s) for s in arr.astype(np.float64) if not (math.isfinite(s) and s > 0)]
     if bad:
         raise ValueError(f"scales must be finite and > 0; got {arr.tolist()!r} (bad: {bad!r}).")
-    return arr.astype(np.float32).astype(np.float64)
+    with np.errstate(over="ignore", under="ignore"):
+        rounded = arr.astype(np.float32)
+    lost = [float(s) for s, r in zip(arr.astype(np.float64), rounded) if not (np.isfinite(r) and r > 0)]
+    if lost:
+        raise ValueError(
+            f"scales must be finite and > 0 as float32 (a tensor(float)); got {arr.tolist()!r}, and {lost!r} "
+            f"round to inf or 0 (float32 holds {float(np.finfo(np.float32).smallest_subnormal):.3g} to "
+            f"{float(np.finfo(np.float32).max):.4g})."
+        )
+    return rounded.astype(np.float64)
 
 
 def sizes_array(sizes, count: int) -> np.ndarray:
@@ -82,6 +91,15 @@ def sizes_array(sizes, count: int) -> np.ndarray:
     arr = np.asarray(sizes)
     if arr.shape != (count,):
         raise ValueError(f"sizes must have {count} elements (one per resized axis); got {arr.size}: {arr.tolist()!r}.")
+    integers = arr.dtype.kind == "O" and all(
+        isinstance(s, numbers.Integral) and not isinstance(s, (bool, np.bool_)) for s in arr.tolist()
+    )
+    beyond = (arr.dtype.kind == "u" and np.any(arr > np.iinfo(np.int64).max)) or (
+        arr.dtype.kind == "f" and np.any(np.abs(arr) >= 2.0**63)  # e.g. [1, 2**63]: numpy makes it float64
+    )
+    if integers or beyond:  # beyond int64
+        shown = list(sizes) if isinstance(sizes, (list, tuple)) else arr.tolist()
+        raise ValueError(f"sizes must be integers in [0, 2**63); got {shown!r}.")
     if arr.dtype.kind == "f":
         if not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr)):
             raise ValueError(f"sizes must be integers; got {arr.tolist()!r}.")
@@ -245,6 +263,8 @@ def roi_pairs(roi, count: int) -> list:
             f"axes; got shape {np.shape(roi)}."
         )
     r = roi if is_traced(roi) else np.asarray(roi, dtype=np.float64)
+    if not is_traced(roi) and not np.all(np.isfinite(r)):
+        raise ValueError(f"roi must be finite; got {r.tolist()!r}.")
     return [(r[i], r[count + i]) for i in range(count)]
 
 
@@ -313,18 +333,40 @@ def set_max_output_elements(limit: int) -> int:
     return previous
 
 
+def finite_length(argument: str, length: float) -> float:
+    """``length``, an output length computed in floating point (e.g. ``in * scale``), if it is
+    finite; a product that overflowed to inf is refused as above the limit.
+
+    Raises:
+      ValueError: naming ``argument`` (e.g. ``"scale_factor=1e+308"``).
+    """
+    if not math.isfinite(length):
+        raise ValueError(
+            f"{argument} asks for an output length of {float(length)} (beyond the float range), above the limit "
+            f"of {_LIMIT['elements']:,} (jax_resize.set_max_output_elements raises it)."
+        )
+    return length
+
+
 def check_output_size(shape, argument: str) -> None:
     """Raises ``ValueError`` naming ``argument`` when ``shape`` has more elements than the limit.
 
     ``shape``: ints (Python arithmetic: no overflow); ``argument``: the argument(s) that set it.
     """
-    total = 1
+    total, outer = 1, 1
     for s in shape:
         total *= int(s)
+        outer *= int(s) if total else 1  # the positions before the first empty axis
     limit = _LIMIT["elements"]
+    dims = "x".join(str(int(s)) for s in shape)
     if total > limit:
-        dims = "x".join(str(int(s)) for s in shape)
         raise ValueError(
             f"{argument} asks for an output of shape {dims} = {total:,} elements, above the limit of "
             f"{limit:,} (jax_resize.set_max_output_elements raises it)."
+        )
+    if outer > limit:  # XLA's CPU backend takes time per position before the first empty axis
+        raise ValueError(
+            f"{argument} asks for an empty output of shape {dims} with {outer:,} positions before its first "
+            f"empty axis (building it takes time per position), above the limit of {limit:,} "
+            "(jax_resize.set_max_output_elements raises it)."
         )

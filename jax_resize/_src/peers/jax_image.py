@@ -14,6 +14,7 @@ default); nearest uses jax.image's float32 index rule (:func:`nearest_indices`).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import jax
@@ -414,6 +415,8 @@ def scale_and_translate(
             raise ValueError(f"{name} has {value.shape[0]} values for {len(dims)} spatial_dims={tuple(spatial_dims)}.")
     if not traced and not np.all(np.isfinite(scale) & (scale > 0)):
         raise ValueError(f"scale must be positive and finite; got {scale.tolist()}.")
+    if not traced and not np.all(np.isfinite(translation)):
+        raise ValueError(f"translation must be finite; got {translation.tolist()}.")
     if exclude_outside is not None:
         exclude_outside = bool(exclude_outside)
     if traced and antialias and _filter(method, True, 0.5, cubic_coeff_a, exclude_outside)[2] == "clamp":
@@ -438,6 +441,7 @@ def scale_and_translate(
                 )
             )
         else:
+            _check_edge_window(n, o, float(scale[i]), method, antialias, cubic_coeff_a, exclude_outside)
             ops.append(
                 (
                     axis,
@@ -452,6 +456,26 @@ def scale_and_translate(
         strategy = "dense"  # every input position is a tap: one matmul per axis
     # traced weights: plain matmuls, as jax.image (a NaN pixel spreads along its rows and columns)
     return _apply.run(image, ops, precision=precision, strategy=strategy, local_nonfinite=not traced)
+
+
+def _check_edge_window(n, o, scale, method, antialias, cubic_coeff_a, exclude_outside) -> None:
+    """The edge-repeating rule (``exclude_outside=False``) builds dense rows of ``n + 2 ceil(support)``
+    taps, ``support`` growing with ``1 / scale``; refuses them above the output limit.
+
+    Raises:
+      ValueError: naming ``scale``.
+    """
+    kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
+    if boundary != "clamp":
+        return
+    support = kernel.support(stretch)
+    taps = n + 2 * math.ceil(support) if math.isfinite(support) else math.inf
+    if o * taps > _v.max_output_elements():
+        raise ValueError(
+            f"scale={scale!r} with exclude_outside=False (edge pixels repeated) stretches the {method} filter over "
+            f"{taps:,} taps per output: {o:,} x {taps:,} weights, above the limit of {_v.max_output_elements():,} "
+            "(jax_resize.set_max_output_elements raises it)."
+        )
 
 
 @_weights.memoized

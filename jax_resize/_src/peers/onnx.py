@@ -330,7 +330,8 @@ def _axis_specs(shape, axes, roi, scales, sizes, attrs) -> list[tuple]:
             # Spec: output_dimension = floor(input_dimension * (roi_end - roi_start) * scale); the
             # coordinates then use that length (as if it had been given as sizes).
             out_sizes = [
-                max(int(math.floor(n * float(e - b) * sc)), 0) for n, sc, (b, e) in zip(in_sizes, axis_scales, pairs)
+                max(int(math.floor(_v.finite_length("scales (with roi)", n * float(e - b) * float(sc)))), 0)
+                for n, sc, (b, e) in zip(in_sizes, axis_scales, pairs)
             ]
             axis_scales = [o / n if n else 1.0 for o, n in zip(out_sizes, in_sizes)]
         else:
@@ -357,7 +358,9 @@ def _scaled_length(in_size: int, scale: float, *, float32: bool) -> int:
     ``scales = f32(15) / f32(7)``: ``f32(7) * scale`` rounds to 15.0, the exact product is
     14.99999952 (length 14)."""
     if float32:
-        return int(math.floor(np.float32(in_size) * np.float32(scale)))
+        with np.errstate(over="ignore"):
+            product = np.float32(in_size) * np.float32(scale)
+        return int(math.floor(_v.finite_length("scales", product)))
     return int(math.floor(scale * in_size))
 
 
@@ -452,9 +455,13 @@ def weight_matrix(
     _v.choice("nearest_mode", nearest_mode, _ALL_NEAREST_MODES)
     if int(in_size) < 1 or int(out_size) < 0:
         raise ValueError(f"need in_size >= 1 and out_size >= 0; got in_size={in_size}, out_size={out_size}.")
-    scale = out_size / in_size if scale is None else float(scale)
-    if not (math.isfinite(scale) and scale > 0):
-        raise ValueError(f"scale must be finite and > 0; got {scale!r}.")
+    _v.check_output_size((int(out_size), int(in_size)), "in_size/out_size (the matrix)")
+    _v.check_output_size((int(in_size),), "in_size (a row of the matrix)")  # also when out_size is 0
+    if scale is None:  # an empty matrix has no rows to place: any scale will do
+        scale = out_size / in_size if out_size else 1.0
+    scale = float(scale)
+    if not (math.isfinite(scale) and scale > 0 and math.isfinite(1.0 / scale)):
+        raise ValueError(f"scale must be finite and > 0, with 1 / scale finite; got {scale!r}.")
     if antialias and mode == "nearest":
         raise ValueError("antialias=1 is only defined for mode='linear' or 'cubic', not 'nearest'.")
     record = axis_record(

@@ -178,13 +178,14 @@ def output_size(in_hw, dsize=None, fx=0.0, fy=0.0):
     fx = _v.finite_float("fx", fx)
     fy = _v.finite_float("fy", fy)
     if dw > 0 and dh > 0:
+        _v.check_output_size((dh, dw), "dsize/fx/fy")  # before dh / h, which a huge int would overflow
         return (dh, dw), (dh / h, dw / w)
     if not (fx > 0 and fy > 0):
         raise ValueError(
             f"dsize={dsize!r} is empty, so fx and fy must be > 0; got fx={fx!r}, fy={fy!r} "
             "(give dsize=(width, height) or both scale factors)."
         )
-    out = (int(np.rint(h * fy)), int(np.rint(w * fx)))
+    out = (int(np.rint(_v.finite_length(f"fy={fy!r}", h * fy))), int(np.rint(_v.finite_length(f"fx={fx!r}", w * fx))))
     if min(out) <= 0:
         raise ValueError(f"fx={fx!r}, fy={fy!r} give an empty output of (height, width) = {out} from {(h, w)}.")
     return out, (fy, fx)

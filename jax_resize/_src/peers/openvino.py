@@ -55,7 +55,9 @@ def output_length_from_scale(padded_in: int, scale) -> int:
     s = _f32(scale)
     if s == _f32(1):
         return int(padded_in)
-    return int(_f32(padded_in) * (s + _f32(1e-6)))
+    with np.errstate(over="ignore"):
+        product = _f32(padded_in) * (s + _f32(1e-6))
+    return int(_v.finite_length("scales_or_sizes", product))
 
 
 def coordinates(mode: str, in_size: int, out_size: int, scale) -> np.ndarray:

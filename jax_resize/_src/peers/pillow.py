@@ -725,6 +725,7 @@ def pil_resize(
     box = (0.0, 0.0, float(in_w), float(in_h)) if box is None else tuple(float(b) for b in box)
     if (
         len(box) != 4
+        or not all(math.isfinite(b) for b in box)
         or box[0] < 0
         or box[1] < 0
         or box[2] > in_w

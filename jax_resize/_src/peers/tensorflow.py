@@ -288,8 +288,10 @@ def scale_and_translate_taps(
 
 def _aspect_size(in_hw, size):
     """TF's preserve_aspect_ratio: ``round(min(new_h / h, new_w / w) * (h, w))`` in float32."""
-    scale = min(_F32(size[0]) / _F32(in_hw[0]), _F32(size[1]) / _F32(in_hw[1]))
-    return tuple(int(np.round(_F32(scale) * _F32(n))) for n in in_hw)
+    with np.errstate(over="ignore"):  # sizes beyond float32 (or float) become inf
+        new = [_F32(s) if s < 2**128 else _F32(np.inf) for s in size]
+        scale = min(new[0] / _F32(in_hw[0]), new[1] / _F32(in_hw[1]))
+        return tuple(int(np.round(_v.finite_length(f"size={tuple(size)!r}", _F32(scale) * _F32(n)))) for n in in_hw)
 
 
 def _image_axes(images, ranks=(3, 4), name="images"):

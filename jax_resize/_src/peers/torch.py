@@ -194,7 +194,7 @@ def output_sizes(in_sizes, size=None, scale_factor=None, recompute_scale_factor=
     if size is not None:
         return list(_v.per_axis("size", size, dim, integer=True, where=_SPATIAL.format(dim))), [None] * dim
     factors = list(_v.per_axis("scale_factor", scale_factor, dim, integer=False, where=_SPATIAL.format(dim)))
-    sizes = [math.floor(n * f) for n, f in zip(in_sizes, factors)]
+    sizes = [math.floor(_v.finite_length(f"scale_factor={scale_factor!r}", n * f)) for n, f in zip(in_sizes, factors)]
     for n, f, o in zip(in_sizes, factors, sizes):
         if o <= 0:
             raise ValueError(
