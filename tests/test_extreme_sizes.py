@@ -1371,33 +1371,38 @@ def test_cli(worker, case):
 
 
 def test_cli_module_entry_point_refuses_a_huge_scale(tmp_path):
-    """``python -m jax_resize`` itself, in an address-space-capped process: a file skipped with the
-    limit's message, quickly, no traceback."""
+    """``python -m jax_resize`` itself, in an address-space-capped process: the file skipped with
+    the command's pixel limit, or (that limit raised) with jax_resize's output limit; quickly, no
+    traceback."""
     from PIL import Image
 
     source = tmp_path / "in.png"
     Image.fromarray(np.ones((8, 8, 3), np.uint8)).save(source)
-
-    def cap():  # pragma: no cover - runs in the child
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (RLIMIT_AS, RLIMIT_AS))
-
     env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_RESIZE_NO_CACHE="1")
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])
-    for target in ("--scale=1e6", "--size=1000000000000x3"):
+    capped = (  # python -m jax_resize ARGS, under the cap
+        "import resource, runpy, sys; "
+        f"resource.setrlimit(resource.RLIMIT_AS, ({RLIMIT_AS}, {RLIMIT_AS})); "
+        "sys.argv = ['jax_resize', *sys.argv[1:]]; runpy.run_module('jax_resize', run_name='__main__')"
+    )
+    for args, limit in (
+        (["--scale=1e6"], "above the limit of 89,478,485"),
+        (["--size=1000000000000x3"], "above the limit of 89,478,485"),
+        (["--scale=1e5", "--max-output-pixels=10000000000000"], "above the limit of 2,147,483,648"),
+    ):
+        start = time.perf_counter()
         run = subprocess.run(
-            [sys.executable, "-m", "jax_resize", str(source), str(tmp_path / "out.png"), target],
+            [sys.executable, "-c", capped, str(source), str(tmp_path / "out.png"), *args],
             capture_output=True,
             text=True,
             timeout=120,
-            preexec_fn=cap,
             env=env,
             cwd=tmp_path,
         )
         assert run.returncode == 1, run.stderr[-3000:]
-        assert "above the limit" in run.stderr and "Traceback" not in run.stderr, run.stderr[-3000:]
+        assert limit in run.stderr and "Traceback" not in run.stderr, run.stderr[-3000:]
         assert not (tmp_path / "out.png").exists()
+        assert time.perf_counter() - start < 60
 
 
 # --- the refusals fixed after this fuzz found internal errors (in-process: they allocate nothing) ----

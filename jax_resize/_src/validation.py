@@ -91,13 +91,13 @@ def sizes_array(sizes, count: int) -> np.ndarray:
     arr = np.asarray(sizes)
     if arr.shape != (count,):
         raise ValueError(f"sizes must have {count} elements (one per resized axis); got {arr.size}: {arr.tolist()!r}.")
-    integers = arr.dtype.kind == "O" and all(
+    python_ints = arr.dtype.kind == "O" and all(  # numpy keeps ints beyond 64 bits as objects
         isinstance(s, numbers.Integral) and not isinstance(s, (bool, np.bool_)) for s in arr.tolist()
     )
     beyond = (arr.dtype.kind == "u" and np.any(arr > np.iinfo(np.int64).max)) or (
         arr.dtype.kind == "f" and np.any(np.abs(arr) >= 2.0**63)  # e.g. [1, 2**63]: numpy makes it float64
     )
-    if integers or beyond:  # beyond int64
+    if python_ints or beyond:  # beyond int64
         shown = list(sizes) if isinstance(sizes, (list, tuple)) else arr.tolist()
         raise ValueError(f"sizes must be integers in [0, 2**63); got {shown!r}.")
     if arr.dtype.kind == "f":
@@ -358,7 +358,7 @@ def check_output_size(shape, argument: str) -> None:
         total *= int(s)
         outer *= int(s) if total else 1  # the positions before the first empty axis
     limit = _LIMIT["elements"]
-    dims = "x".join(str(int(s)) for s in shape)
+    dims = "x".join(str(int(s)) for s in shape) if max(total, outer) > limit else ""
     if total > limit:
         raise ValueError(
             f"{argument} asks for an output of shape {dims} = {total:,} elements, above the limit of "
