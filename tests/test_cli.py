@@ -231,3 +231,16 @@ def test_keep_aspect_ratio_policy_in_every_mode(tmp_path, mode):
         args = [str(src), str(out), "--size", "20", "--mode", mode, "--keep-aspect-ratio-policy", policy, "--quiet"]
         assert cli.main(args) == 0
         assert Image.open(out).size == size
+
+
+@pytest.mark.parametrize(("mode", "want"), [("linear_onnx", (7, 14)), ("linear", (6, 13))])
+def test_scale_sizes_by_the_modes_own_rule(tmp_path, capsys, mode, want):
+    # --scale 0.7 on a 10x20 image: the OpenVINO modes size by Interpolate-11's runtime rule
+    # int(f32(n) * (f32(s) + 1e-6f)) -> 7x14, the ONNX modes by floor(n * f32(s)) -> 6x13
+    # (f32(0.7) = 0.699999988); hand-computed from the two specs. The pixel limit sees that size.
+    src = _write(tmp_path / "in.png", RNG.integers(0, 256, (10, 20, 3), dtype=np.uint8))
+    args = [str(src), str(tmp_path / "out.png"), "--scale", "0.7", "--mode", mode, "--quiet"]
+    assert cli.main([*args, f"--max-output-pixels={want[0] * want[1] - 1}"]) == 1
+    assert f"the output would be {want[0]}x{want[1]}" in capsys.readouterr().err
+    assert cli.main([*args, f"--max-output-pixels={want[0] * want[1]}"]) == 0
+    assert np.asarray(Image.open(tmp_path / "out.png")).shape == (*want, 3)

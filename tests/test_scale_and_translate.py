@@ -128,3 +128,18 @@ def test_exclude_outside_false_with_traced_antialias_is_refused():
         jax.jit(lambda s: scale_and_translate(np.ones((8, 8)), (4, 4), (0, 1), s, [0.0, 0.0], exclude_outside=False))(
             jnp.array([0.5, 0.5])
         )
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_edge_padding_ends_where_jax_image_ends_it(traced):
+    # cubic-pytorch without antialias pads with `radius` (2) edge pixels: rows sampled at x = 6.9 ...
+    # 19.2 of 13 give 0 beyond that reach, partial windows at it (oracle: jax.image)
+    image = np.random.default_rng(12).random((13, 17, 2)).astype(np.float32)
+    scale, translation = np.array([1.7, 0.6], np.float32), np.array([-12.0, 0.0], np.float32)
+    want = np.asarray(
+        jax.image.scale_and_translate(image, (22, 10, 2), (0, 1), scale, translation, "cubic-pytorch", False)
+    )
+    fn = lambda s, t: scale_and_translate(image, (22, 10, 2), (0, 1), s, t, "cubic-pytorch", False)  # noqa: E731
+    got = jax.jit(fn)(scale, translation) if traced else fn(scale, translation)
+    np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=1e-5)
+    assert (want == 0).any() and (want != 0).any()

@@ -8,7 +8,9 @@ Oracle: the exit status and stderr of that subprocess (no OOM, no internal excep
 import subprocess
 import sys
 import textwrap
+import time
 
+import jax
 import numpy as np
 import pytest
 
@@ -95,3 +97,30 @@ def test_names_the_argument_of_each_front_end():
         )
     with pytest.raises(ValueError, match=r"^dsize/fx/fy asks"):
         compat.cv2_resize(np.ones((8, 8, 3), np.float32), (10**6, 10**6))
+
+
+def test_host_weights_of_one_axis_are_held_to_the_limit():
+    # a tiny scale stretches the filter over ~1 / scale inputs per output, whatever the output length:
+    # 10**6 rows x 4e6 taps (clamped edges: every tap counts) are refused at once, naming the scale
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^scale=1e-06 stretches the cubic\(a=-0.75\) filter over 4,000,002 taps"):
+        jax_resize.weight_matrix(8, 10**6, mode="cubic", antialias=True, scale=1e-6)
+    with pytest.raises(ValueError, match=r"^scale=1e-09 with exclude_outside=False .* above the limit"):
+        jax_resize.scale_and_translate(
+            np.ones((8, 8)), (1000, 8), (0, 1), [1e-9, 1.0], [0.0, 0.0], "linear", exclude_outside=False
+        )
+    assert time.perf_counter() - start < 1.0
+
+
+def test_dropped_taps_do_not_widen_the_window_past_the_input():
+    # exclude_outside (jax.image's rule): the stretched window of scale 1e-6 is cut to the 8 inputs,
+    # so 1000 outputs cost 1000 x 8 weights, not 1000 x 4e6. Oracle: jax.image itself.
+    x = np.random.default_rng(3).random((8, 8)).astype(np.float32)
+    # scale 2**-20 and translation 1/2 - 2**-18 (exact in float32): row 0 samples x = 3.5, the
+    # others lie far past the image (zero rows)
+    scale, translation = np.array([2.0**-20, 1.0], np.float32), np.array([0.5 - 2.0**-18, 0.0], np.float32)
+    args = ((1000, 8), (0, 1), scale, translation, "linear")
+    got = jax_resize.scale_and_translate(x, *args)
+    want = jax.image.scale_and_translate(x, *args)
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=0, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(got)[0], x.mean(axis=0), rtol=1e-5)  # ~1/8 of each row

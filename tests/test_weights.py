@@ -53,6 +53,23 @@ def test_weight_matrix_matches_reference(attrs, in_size, out_size):
     np.testing.assert_allclose(W, ref, rtol=tol, atol=tol)
 
 
+@pytest.mark.parametrize(
+    "attrs", [a for a in CASES if a["mode"] != "nearest"], ids=lambda a: "-".join(map(str, a.values()))
+)
+def test_weight_matrix_built_in_row_blocks_matches_reference(attrs, monkeypatch):
+    # long output axes build their taps CHUNK_ROWS rows at a time; blocks of 3 rows (bands of
+    # different widths, widened and moved at the input's end) give the reference's matrix too
+    monkeypatch.setattr(weights, "CHUNK_ROWS", 3)
+    onnx.axis_record.cache_clear()
+    try:
+        for in_size, out_size in [(6, 17), (12, 5), (4, 40)]:
+            ref = reference_resize(np.eye(in_size), sizes=[out_size], axes=[0], **attrs)
+            tol = 1e-5 if attrs["mode"] == "cubic" else 1e-12
+            np.testing.assert_allclose(weight_matrix(in_size, out_size, **attrs), ref, rtol=tol, atol=tol)
+    finally:
+        onnx.axis_record.cache_clear()
+
+
 def test_tf_crop_and_resize_rows_outside_are_zero():
     attrs = dict(mode="linear", coordinate_transformation_mode="tf_crop_and_resize")
     roi = np.array([-0.2, 1.1], np.float32)  # the oracle's roi is float32
@@ -108,3 +125,55 @@ def test_compact_window_far_outside_the_input():
     want = np.zeros((2, 4))
     want[0, 0], want[1, 3] = 1.0, 1.0  # np.add.at of the clamped taps, summed by hand
     np.testing.assert_array_equal(weights.taps_to_matrix(got.index, got.weight, 4), want)
+
+
+def _keys(t, a=-0.75):
+    t = np.abs(t)
+    near = (a + 2) * t**3 - (a + 3) * t**2 + 1
+    far = a * t**3 - 5 * a * t**2 + 8 * a * t - 4 * a
+    return np.where(t <= 1, near, np.where(t < 2, far, 0.0))
+
+
+def test_excluded_window_wider_than_the_input_is_the_input():
+    # scale 1e-6 stretches antialiased cubic over 4e6 taps per output; with exclude_outside only
+    # the 8 inputs can carry weight. Oracle (ONNX Resize, cubic antialias, half_pixel, by hand):
+    # x = (o + 0.5) / s - 0.5, w_j = K((j - x) * s) over j in [0, 8), renormalised; the last row's
+    # kernel reaches no input (|(j - x) s| > 2): it reads the nearest edge pixel
+    s = 1e-6
+    got = weight_matrix(8, 3, mode="cubic", antialias=True, exclude_outside=1, scale=s)
+    x = (np.arange(3) + 0.5) / s - 0.5
+    w = _keys((np.arange(8)[None, :] - x[:2, None]) * s)
+    np.testing.assert_allclose(got[:2], w / w.sum(axis=1, keepdims=True), rtol=1e-12, atol=1e-15)
+    np.testing.assert_array_equal(got[2], np.eye(8)[7])
+
+
+def test_rows_far_outside_the_input_read_the_edge():
+    # coordinates beyond 2**52 (o / scale with a tiny scale): every row reads the edge pixel (clamp),
+    # with no distance lost to float rounding (oracle: the spec's clamped taps, by hand)
+    got = weight_matrix(8, 5, mode="linear", scale=1e-17)
+    np.testing.assert_array_equal(got, np.tile(np.eye(8)[7], (5, 1)))
+    got = weight_matrix(8, 5, mode="cubic", coordinate_transformation_mode="asymmetric", scale=1e-17)
+    np.testing.assert_array_equal(got, np.vstack([np.eye(8)[0], np.tile(np.eye(8)[7], (4, 1))]))
+
+
+def test_area_footprints_past_the_edge_read_the_edge_pixel():
+    # area upsampling with asymmetric coordinates: output o's footprint is [x + 1/2 - w/2, x + 1/2 + w/2]
+    # (x = o / s, w = 1 / s, pixel j = [j, j + 1)); the last ones lie past the image (x + 1/2 - w/2 >= 4)
+    # and take the last pixel instead of becoming 0. Oracle: the overlaps in exact fractions, by hand.
+    from fractions import Fraction
+
+    import jax_resize
+
+    n, out = 4, 13
+    v = np.array([3.0, -1.0, 7.0, 2.0], np.float32)
+    want, past = [], 0
+    for o in range(out):
+        x, w = Fraction(o * n, out), Fraction(n, out)
+        lo, hi = x + Fraction(1, 2) - w / 2, x + Fraction(1, 2) + w / 2
+        overlap = [max(Fraction(0), min(hi, j + 1) - max(lo, Fraction(j))) for j in range(n)]
+        total = sum(overlap)
+        past += not total
+        want.append(float(sum(a * float(b) for a, b in zip(overlap, v)) / total) if total else float(v[-1]))
+    assert past == 1  # o = 12: x = 48/13, footprint [4.04, 4.35]
+    got = jax_resize.resize(v, (out,), "area", coordinate_transformation_mode="asymmetric")
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)

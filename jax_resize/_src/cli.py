@@ -257,7 +257,20 @@ class Plan:
     options: tuple
 
     def out_size(self, h: int, w: int) -> tuple[int, int]:
-        """The output ``(h, w)`` of an ``h x w`` frame (ONNX Resize's rule for every mode)."""
+        """The output ``(h, w)`` of an ``h x w`` frame: OpenVINO's rule ``int(f32(n) * (f32(s) + 1e-6f))``
+        for the OpenVINO modes with ``--scale``, ONNX Resize's rule otherwise."""
+        if self.by_scale and self.mode in OPENVINO_MODES:
+            from .peers import openvino as _openvino
+
+            try:
+                return _openvino.output_length_from_scale(h, self.target[0]), _openvino.output_length_from_scale(
+                    w, self.target[1]
+                )
+            except ValueError:  # the float32 product overflowed
+                raise ValueError(
+                    f"--scale {self.target[0]!r}x{self.target[1]!r} gives an output length beyond the float32 "
+                    f"range for a {h}x{w} frame"
+                ) from None
         opts = dict(self.options)
         attrs = dict(
             coordinate_transformation_mode=opts.get("coordinate_transformation_mode", "half_pixel"),

@@ -348,6 +348,24 @@ def finite_length(argument: str, length: float) -> float:
     return length
 
 
+def check_plan_size(rows: int, taps, filter_name: str, stretch) -> None:
+    """Raises ``ValueError`` when one axis's host weights (``rows`` outputs x ``taps`` per output)
+    exceed the output limit: a filter stretched by a tiny scale reaches ``~1 / scale`` inputs per
+    output, whatever the output length (``scale_and_translate``, ``weight_matrix(scale=...)``,
+    edge-repeating windows).
+
+    Raises:
+      ValueError: naming the scale (``1 / stretch``), the filter and the weights' count.
+    """
+    total = rows * taps
+    if total > _LIMIT["elements"]:
+        raise ValueError(
+            f"scale={1.0 / float(stretch):.6g} stretches the {filter_name} filter over {taps:,} taps per output: "
+            f"{rows:,} x {taps:,} weights for one axis, above the limit of {_LIMIT['elements']:,} "
+            "(jax_resize.set_max_output_elements raises it)."
+        )
+
+
 def check_output_size(shape, argument: str) -> None:
     """Raises ``ValueError`` naming ``argument`` when ``shape`` has more elements than the limit.
 

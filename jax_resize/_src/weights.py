@@ -17,7 +17,8 @@ Registries:
 * :data:`NEAREST_RULES` — rounding of a coordinate to a source index (``round_prefer_floor``,
   ``round_prefer_ceil``, ``floor``, ``ceil``, ``trunc``), used by :func:`nearest_indices`;
 * :data:`BOUNDARIES` — what happens to taps outside ``[0, in_size)``: ``"clamp"`` (repeat the
-  edge pixel), ``"exclude"`` (drop them and renormalise the row), ``"zero"`` (drop them: the
+  edge pixel), ``"exclude"`` (drop them and renormalise the row; a row left
+  with no weight reads the edge pixel, as ``"clamp"``), ``"zero"`` (drop them: the
   input is zero-extended), used by :func:`filter_taps` and :func:`shift`.
 
 Windows: :func:`filter_taps` samples the kernel on the ``2 * ceil(support)`` integers around ``x``
@@ -42,6 +43,7 @@ import numpy as np
 
 from . import coordinates as _coordinates
 from . import kernels as _kernels
+from . import validation as _v
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -90,6 +92,9 @@ class Taps:
 
 
 Record = Gather | Taps
+
+#: Host filter taps are built this many output rows at a time (bounds the temporaries).
+CHUNK_ROWS = 1 << 16
 
 #: Records kept by :func:`memoized` builders (least recently used dropped first).
 RECORD_CACHE_SIZE = 256
@@ -223,7 +228,11 @@ def _clamp(xp, taps, w, in_size):
 
 @register_boundary("exclude")
 def _exclude(xp, taps, w, in_size):
-    return _normalize_rows(xp, xp.where((taps >= 0) & (taps <= in_size - 1), w, 0.0))
+    kept = xp.where((taps >= 0) & (taps <= in_size - 1), w, 0.0)
+    # a row whose weight lies wholly outside the image (an area footprint narrower than a pixel,
+    # past the edge) reads the edge pixel, as under "clamp", rather than becoming a row of zeros
+    lost = xp.all(kept == 0, axis=1, keepdims=True)
+    return _normalize_rows(xp, xp.where(lost, w, kept))
 
 
 @register_boundary("zero")
@@ -279,30 +288,90 @@ def filter_taps(
     policy = _boundary(boundary)
     support = kernel.support(stretch if max_stretch is None else max_stretch)
     valid = in_size if valid is None else valid
+    whole = False
     if xp is np:
-        half = int(math.ceil(support)) + 1
-        offsets = np.arange(2 * half) - half  # window: ceil(x) - half ... ceil(x) + half - 1
+        half = int(math.ceil(support)) + 1 if math.isfinite(support) else 0
+        # "exclude" gives taps outside the input no weight: a window much wider than the input (a
+        # huge stretch, e.g. a tiny scale) is the input itself, [out, in_size] instead of
+        # [out, 2 * half]; narrow windows keep their outside taps (a row weighted only there
+        # falls back to the edge)
+        whole = boundary == "exclude" and valid == in_size and (not half or 2 * half > in_size + 4)
+        rows = len(x.num) if isinstance(x, _coordinates.Rational) else len(x)
+        _v.check_plan_size(rows, in_size if whole else (2 * half if half else math.inf), kernel.name, stretch)
+        if rows > CHUNK_ROWS and isinstance(valid, int) and valid == in_size:
+            # a long output axis: its temporaries (~0.5 KB per row) built a block of rows at a time
+            blocks = []
+            for a in range(0, rows, CHUNK_ROWS):
+                part = (
+                    dataclasses.replace(x, num=x.num[a : a + CHUNK_ROWS])
+                    if isinstance(x, _coordinates.Rational)
+                    else x[a : a + CHUNK_ROWS]
+                )
+                blocks.append(
+                    filter_taps(
+                        part,
+                        in_size,
+                        kernel,
+                        stretch=stretch,
+                        boundary=boundary,
+                        normalize=normalize,
+                        max_stretch=max_stretch,
+                    )
+                )
+            return _stack_bands(blocks, in_size)
+        offsets = np.arange(in_size) if whole else np.arange(2 * half) - half  # from ceil(x) - half
+        if not isinstance(x, _coordinates.Rational):
+            x = np.asarray(x)
+            if not whole:  # beyond the window's reach every row is the same; clipped, distances keep their fractions
+                x = np.clip(x, -half - 1.0, in_size + half)
     else:  # no slack on the device (every tap is work): [x - s, x + s] lies in this window
         reach = int(math.floor(support))
         offsets = xp.arange(2 * reach + 2) - (reach + 1)  # ceil(x) - 1 - floor(s) ... ceil(x) + floor(s)
     if isinstance(x, _coordinates.Rational):  # exact ceil, distances rounded once
-        ceil = -((-x.num) // x.den)
+        ceil = 0 * x.num if whole else -((-x.num) // x.den)
         taps = ceil[:, None] + offsets[None, :]  # [out, n], int
         den = x.den if isinstance(x.den, int) else xp.asarray(x.den).astype(x.dtype)
         d = (taps * x.den - x.num[:, None]).astype(x.dtype) / den
     else:
-        taps = xp.ceil(x)[:, None] + offsets[None, :]  # [out, n], float
+        first = np.zeros(np.shape(x)) if whole else xp.ceil(x)
+        taps = first[:, None] + offsets[None, :]  # [out, n], float
         d = taps - x[:, None]
     w = kernel(xp, d, stretch)  # [out, n]
     if normalize:
         w = _normalize_rows(xp, w)
     w = policy(xp, taps, w, valid)
+    if whole:  # a row beyond every input's reach reads the nearest edge (as the window's fallback)
+        lost = np.asarray(~np.asarray(w).any(axis=1))
+        if lost.any():
+            edge: np.ndarray = np.where((x.num if isinstance(x, _coordinates.Rational) else x) < 0, 0, in_size - 1)
+            w = np.where(lost[:, None], (taps == edge[:, None]).astype(np.float64), w)
     if xp is np and isinstance(valid, int) and valid == in_size:  # consecutive taps: slice, fold the edges
         return compact_window(taps[:, 0], np.asarray(w, np.float64), in_size)
     cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
         return Taps(cols, w, in_size)
     return compact(cols, w, in_size)
+
+
+def _stack_bands(blocks: list[Taps], in_size: int) -> Taps:
+    """One band record from bands of consecutive row blocks: each widened to the widest, its
+    start moved left where the wider band would pass the input's end (as :func:`compact_window`
+    places a band of that width, so the result equals the band built in one piece)."""
+    width = max(b.index.shape[1] for b in blocks)
+    index, weight = [], []
+    for b in blocks:
+        if b.index.shape[1] == width:  # already the widest: placed as compact_window places it
+            index.append(b.index)
+            weight.append(b.weight)
+            continue
+        start = b.index[:, 0].astype(np.int64)
+        moved = np.minimum(start, max(in_size - width, 0))
+        band = np.zeros((start.size, width))
+        cols = (start - moved)[:, None] + np.arange(b.index.shape[1])[None, :]
+        np.put_along_axis(band, cols, b.weight, axis=1)
+        index.append(np.minimum(moved[:, None] + np.arange(width)[None, :], in_size - 1).astype(np.int32))
+        weight.append(band)
+    return Taps(np.concatenate(index), np.concatenate(weight), in_size)
 
 
 def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Kernel) -> Taps:

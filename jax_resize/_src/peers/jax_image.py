@@ -165,7 +165,9 @@ def resize(
     Each axis whose size changes is resampled with a weight matrix ``W: [out, in]``: coordinates
     ``x = (i + 0.5) / scale - 0.5`` (``scale = out / in``), the method's filter stretched by
     ``max(1, 1/scale)`` when ``antialias`` and downsampling, taps outside the image dropped and
-    each row renormalised (jax.image's convention). Nearest picks ``floor((i + 0.5) * in / out)``.
+    each row renormalised (jax.image's convention; a row left with no weight, e.g. an ``area``
+    footprint past the edge with ``asymmetric`` coordinates, reads the nearest edge pixel).
+    Nearest picks ``floor((i + 0.5) * in / out)``.
 
     Args:
       image: array ``[...]`` of any rank (e.g. ``[N, H, W, C]``).
@@ -338,8 +340,9 @@ def scale_and_translate(
     Output pixel ``o`` of a spatial axis samples the input at ``x = (o + 0.5 - translation) /
     scale - 0.5`` with the method's filter, stretched by ``max(1, 1 / scale)`` when
     ``antialias``; taps outside the input are dropped and each row renormalised; rows whose
-    ``x`` is outside ``[-0.5, in - 0.5]`` are 0 (``cubic-pytorch`` without antialias repeats the
-    edge instead and has no zero rows). ``area`` weights the overlap of the output pixel's
+    ``x`` is outside ``[-0.5, in - 0.5]`` are 0 (``cubic-pytorch`` without antialias pads the
+    image with ``radius`` repeated edge pixels instead, as jax.image: rows sampled farther out than
+    that are 0). ``area`` weights the overlap of the output pixel's
     footprint ``[o, o + 1] / scale - translation / scale`` with each input pixel.
 
     ``scale`` and ``translation`` may be traced (``jit``, ``vmap``, ``grad``): the weights are
@@ -364,7 +367,7 @@ def scale_and_translate(
       exclude_outside: ``True`` drops taps outside the image and renormalises (jax.image's rule
         for every method but ``cubic-pytorch`` without antialias); ``False`` repeats the edge
         pixels instead (that method's rule: the window reaches ``ceil(radius * stretch)`` pixels
-        beyond each edge, and no row is zeroed). Default: the method's rule. ``False`` with a
+        beyond each edge; rows sampled farther out are 0, as in jax.image). Default: the method's rule. ``False`` with a
         traced scale and antialias is refused (its reach is not static; jax.image refuses it too).
 
     Returns:
