@@ -52,6 +52,7 @@ import time
 from fractions import Fraction
 
 import numpy as np
+import onnx_oracles
 import pytest
 from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
@@ -103,9 +104,6 @@ def _worker_main():  # pragma: no cover - runs in the subprocess
     import jax_resize.flax
     from jax_resize import compat
     from jax_resize._src import cli
-
-    sys.path.insert(0, str(REPO / "tests"))
-    import onnx_oracles
 
     jax_resize.set_max_output_elements(LIMIT)
     work = pathlib.Path(tempfile.mkdtemp(prefix="extreme_sizes_"))
@@ -507,14 +505,7 @@ def check(worker, case, expect):
 
 # --- onnx_resize ----------------------------------------------------------------------------------
 
-ONNX_CTMS = (
-    "half_pixel",
-    "half_pixel_symmetric",
-    "pytorch_half_pixel",
-    "align_corners",
-    "asymmetric",
-    "tf_crop_and_resize",
-)
+ONNX_CTMS = onnx_oracles.COORD_MODES_19
 
 
 @st.composite
