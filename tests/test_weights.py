@@ -177,3 +177,73 @@ def test_area_footprints_past_the_edge_read_the_edge_pixel():
     assert past == 1  # o = 12: x = 48/13, footprint [4.04, 4.35]
     got = jax_resize.resize(v, (out,), "area", coordinate_transformation_mode="asymmetric")
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+WIDE_CASES = [
+    dict(mode=m, antialias=1, exclude_outside=1, coordinate_transformation_mode=c, **extra)
+    for m, extra in [("linear", {}), ("cubic", dict(cubic_coeff_a=-0.75))]
+    for c in ("half_pixel", "align_corners", "asymmetric", "pytorch_half_pixel")
+]
+
+
+@pytest.mark.parametrize("attrs", WIDE_CASES, ids=lambda a: "-".join(map(str, a.values())))
+def test_wide_excluded_windows_built_on_their_band_match_reference(attrs, monkeypatch):
+    # antialiased shrinks of 100x and more have windows of hundreds of taps, evaluated straight
+    # onto their band a tile at a time; tiles of 37 weights split rows and columns anywhere
+    monkeypatch.setattr(weights, "TILE_ELEMENTS", 37)
+    onnx.axis_record.cache_clear()
+    try:
+        sizes = [(600, 5), (301, 2), (500, 3)]
+        if attrs["coordinate_transformation_mode"] != "pytorch_half_pixel":  # the reference's x is
+            sizes.append((400, 1))  # -0.5 there for length 1, the spec's 0 (a known deviation)
+        for in_size, out_size in sizes:
+            ref = reference_resize(np.eye(in_size), sizes=[out_size], axes=[0], **attrs)
+            tol = 1e-5 if attrs["mode"] == "cubic" else 1e-12
+            got = weight_matrix(in_size, out_size, **attrs)
+            np.testing.assert_allclose(got, ref, rtol=tol, atol=tol)
+    finally:
+        onnx.axis_record.cache_clear()
+
+
+@pytest.mark.parametrize("method", ["linear", "cubic", "lanczos3"])
+def test_wide_excluded_windows_match_jax_image(method, monkeypatch):
+    # oracle: jax.image.resize itself (antialiased, weights over the whole input, renormalised)
+    import jax
+    import jax.numpy as jnp
+
+    import jax_resize
+    from jax_resize._src.peers import jax_image
+
+    monkeypatch.setattr(weights, "TILE_ELEMENTS", 1000)
+    jax_image._filter_record.cache_clear()
+    rng = np.random.default_rng(5)
+    try:
+        for in_size, out_size in [(20000, 3), (5000, 37)]:
+            v = rng.random(in_size).astype(np.float32)
+            got = jax_resize.resize(v, (out_size,), method)
+            want = jax.image.resize(jnp.asarray(v), (out_size,), method)
+            np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-6, atol=2e-6)
+    finally:
+        jax_image._filter_record.cache_clear()
+
+
+@pytest.mark.parametrize("method", ["pil_lanczos", "pil_bicubic", "pil_bilinear", "pil_box"])
+def test_wide_pillow_windows_built_in_tiles_are_pillow_bit_for_bit(method, monkeypatch):
+    # Pillow's sequential row sums carried across tiles of 29 weights: the same 22-bit fixed-point
+    # weights, so the same bytes as Pillow itself (oracle) on a 1000x shrink and a ragged one
+    Image = pytest.importorskip("PIL.Image")
+    import jax_resize
+
+    monkeypatch.setattr(weights, "TILE_ELEMENTS", 29)
+    filters = {
+        "pil_lanczos": Image.Resampling.LANCZOS,
+        "pil_bicubic": Image.Resampling.BICUBIC,
+        "pil_bilinear": Image.Resampling.BILINEAR,
+        "pil_box": Image.Resampling.BOX,
+    }
+    rng = np.random.default_rng(11)
+    for (h, w), (oh, ow) in [((2, 7000), (2, 7)), ((3, 4099), (3, 13))]:
+        img = rng.integers(0, 256, (h, w), dtype=np.uint8)
+        want = np.asarray(Image.fromarray(img).resize((ow, oh), filters[method]))
+        got = np.asarray(jax_resize.resize(img, (oh, ow), method))
+        np.testing.assert_array_equal(got, want)

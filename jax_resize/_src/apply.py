@@ -250,7 +250,9 @@ def run(
         ops = pass_order(ops, x.shape, dense)
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, jax.default_backend())
     if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
-        plans = _fetched(plans)
+        plans = _fetched(plans.host)
+    else:
+        plans = plans.device()
     return apply(
         x,
         plans,
@@ -300,9 +302,25 @@ def _constant(record) -> bool:
     )
 
 
+class _Plans:
+    """The plans of one call: ``host`` (numpy arrays; what a caller's trace fetches or embeds) and
+    :meth:`device`, the same put on the device once, on the first eager call that needs them (numpy
+    leaves would be transferred on every call)."""
+
+    def __init__(self, host):
+        self.host, self._device = host, None
+
+    def device(self):
+        if self._device is None:
+            with jax.ensure_compile_time_eval():  # concrete arrays even when called under a trace
+                self._device = jax.tree_util.tree_map(jax.device_put, self.host)
+        return self._device
+
+
 def _plans(ops: tuple, strategy: str, dtype: np.dtype, integer, backend: str):
     """``(plans, fixed_shifts)`` of ``ops``: host work (strategy choice, transposed taps,
-    polyphase tables), cached for constant records with their arrays already on the device."""
+    polyphase tables), cached for constant records (:class:`_Plans`: host arrays, and their device
+    copies once an eager call asks)."""
     key = (ops, strategy, dtype.str, integer, backend, bool(jax.config.jax_enable_x64))  # type: ignore[attr-defined]
     cacheable = all(_constant(record) for _, record in ops)
     if cacheable and key in _PLAN_CACHE:
@@ -324,11 +342,8 @@ def _plans(ops: tuple, strategy: str, dtype: np.dtype, integer, backend: str):
             record, b = _split_fixed_point(record, integer.fixed_point_bits, float(np.iinfo(dtype).max))
         plans.append(_strategies.plan(axis, record, strategy, cdtype, backend))
         shifts.append(b)
-    result = (plans, tuple(shifts))
+    result = (_Plans(plans), tuple(shifts))
     if cacheable:
-        # arrays on the device once (numpy leaves would be transferred on every call)
-        with jax.ensure_compile_time_eval():  # concrete arrays even when called under a trace
-            result = (jax.tree_util.tree_map(jax.device_put, plans), tuple(shifts))
         _PLAN_CACHE[key] = result
         while len(_PLAN_CACHE) > PLAN_CACHE_SIZE:
             _PLAN_CACHE.popitem(last=False)

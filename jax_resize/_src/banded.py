@@ -31,6 +31,8 @@ from jax import lax
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
+from . import weights as _weights
+
 
 def zero_columns(weight: np.ndarray) -> tuple[bool, ...]:
     """Per tap column ``k`` of constant weights ``[out, k]``: whether some row has a zero there;
@@ -198,8 +200,10 @@ def _band_starts(index: np.ndarray, in_size: int):
     start = index[:, 0].astype(np.int64)
     if (np.diff(start) < 0).any() or start[-1] + k > in_size or start[0] < 0:
         return None
-    if not np.array_equal(index, start[:, None] + np.arange(k)[None, :]):
-        return None
+    # checked a tile at a time: a 10**7-tap band would need a few full-size temporaries
+    for rows, c0, c1 in _weights.tiles(out, k):
+        if not np.array_equal(index[rows, c0:c1], start[rows, None] + np.arange(c0, c1)[None, :]):
+            return None
     return start
 
 

@@ -96,6 +96,13 @@ Record = Gather | Taps
 #: Host filter taps are built this many output rows at a time (bounds the temporaries).
 CHUNK_ROWS = 1 << 16
 
+#: Wide host windows are evaluated straight onto their band, a tile of this many weights at a time
+#: (cache-sized temporaries: a 10**7-weight band costs a few passes over memory, not dozens).
+TILE_ELEMENTS = 1 << 14
+
+#: Host windows wider than this many taps take the band route (:func:`_excluded_band`).
+WIDE_WINDOW = 64
+
 #: Records kept by :func:`memoized` builders (least recently used dropped first).
 RECORD_CACHE_SIZE = 256
 
@@ -319,6 +326,8 @@ def filter_taps(
                     )
                 )
             return _stack_bands(blocks, in_size)
+        if boundary == "exclude" and valid == in_size and (whole or 2 * half > WIDE_WINDOW):
+            return _excluded_band(x, in_size, kernel, stretch, None if whole else half)
         offsets = np.arange(in_size) if whole else np.arange(2 * half) - half  # from ceil(x) - half
         if not isinstance(x, _coordinates.Rational):
             x = np.asarray(x)
@@ -351,6 +360,66 @@ def filter_taps(
     if xp is not np:
         return Taps(cols, w, in_size)
     return compact(cols, w, in_size)
+
+
+def tiles(rows: int, width: int):
+    """Cache-sized tiles ``(row slice, first column, end column)`` covering a ``[rows, width]`` band."""
+    per_row = max(1, min(rows, TILE_ELEMENTS // max(width, 1)))
+    per_col = max(1, min(width, TILE_ELEMENTS // per_row))
+    for r in range(0, rows, per_row):
+        for c in range(0, width, per_col):
+            yield slice(r, r + per_row), c, min(c + per_col, width)
+
+
+def _band_index(start: np.ndarray, width: int) -> np.ndarray:
+    """``index[o] = start[o] + arange(width)``, int32 (built in int32: a fraction of int64's cost)."""
+    return start.astype(np.int32)[:, None] + np.arange(width, dtype=np.int32)[None, :]
+
+
+def _distances(x, rows: slice, cols: np.ndarray) -> np.ndarray:
+    """``tap - x`` for integer taps ``cols: [r, c]`` of the rows ``rows`` (exact for a Rational)."""
+    if isinstance(x, _coordinates.Rational):
+        return (cols * x.den - x.num[rows, None]).astype(x.dtype) / x.den
+    return cols - x[rows, None]
+
+
+def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int | None) -> Taps:
+    """:func:`filter_taps` with the ``"exclude"`` boundary for wide windows (host, float64): the
+    window ``[ceil(x) - half, ceil(x) + half)`` (the whole input when ``half`` is None) clipped to
+    the input is evaluated straight onto the band that holds every row's part, a tile at a time,
+    then each row divided by its sum. The kernel is zero beyond its support (its contract), so the
+    band's columns outside a row's window add nothing. A row with no weight in the input (far
+    outside it) reads the nearest edge pixel, as under ``"clamp"``.
+
+    ``O(out * width)`` time in a few passes over the band, ``width`` the widest clipped window;
+    the same weights as the window route up to float64 rounding (one normalisation, not two)."""
+    rational = isinstance(x, _coordinates.Rational)
+    num = x.num if rational else np.asarray(x, np.float64)
+    if half is None:
+        lo, hi = np.zeros(num.shape, np.int64), np.full(num.shape, in_size, np.int64)
+    else:
+        if not rational:  # beyond the window's reach every row is the same (as the window route)
+            x = num = np.clip(num, -half - 1.0, in_size + half)
+        ceil = -((-x.num) // x.den) if rational else np.ceil(num)
+        lo = np.clip(ceil - half, 0, in_size).astype(np.int64)
+        hi = np.clip(ceil + half, 0, in_size).astype(np.int64)
+    width = int(max(1, (hi - lo).max(initial=1)))
+    start = np.minimum(lo, in_size - width)
+    dtype = np.dtype(x.dtype) if rational else np.dtype(np.float64)  # a Rational's distances' type
+    band = np.empty((num.shape[0], width), dtype)  # band[o, j]: weight of input start[o] + j
+    total = np.zeros(num.shape[0], dtype)
+    for rows, c0, c1 in tiles(num.shape[0], width):
+        w = kernel(np, _distances(x, rows, start[rows, None] + np.arange(c0, c1)), stretch)
+        band[rows, c0:c1] = w
+        total[rows] += w.sum(axis=1)
+    lost = np.flatnonzero(total == 0)  # no weight inside the input
+    band /= np.where(total == 0, 1.0, total)[:, None]
+    if lost.size:
+        edge = np.where(num[lost] < 0, 0, in_size - 1)
+        band[lost] = 0.0
+        band[lost, edge - start[lost]] = 1.0
+    band += 0.0  # no negative zeros (in place: a fresh copy of a large band costs its page faults)
+    return Taps(_band_index(start, width), band, in_size)
 
 
 def _stack_bands(blocks: list[Taps], in_size: int) -> Taps:
@@ -396,17 +465,26 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     center = np.asarray(center, np.float64)
     filterscale = max(float(scale), 1.0)
     support = kernel.radius * filterscale
-    ksize = int(math.ceil(support)) * 2 + 1
-    lo = np.maximum(np.trunc(center - support + 0.5), 0).astype(np.int64)
-    hi = np.minimum(np.trunc(center + support + 0.5), in_size).astype(np.int64)
-    taps = lo[:, None] + np.arange(ksize)[None, :]
-    w = kernel(np, (taps - center[:, None] + 0.5) * (1.0 / filterscale), 1.0)
-    w = np.where(taps < hi[:, None], w, 0.0)
-    # the row sum is accumulated tap by tap from the window's first tap (not numpy's pairwise
-    # sum), so the normalised weights are the bits a sequential C loop produces
-    total = np.add.accumulate(w, axis=1)[:, -1]  # accumulate is sequential (reduce is pairwise)
-    w = w / np.where(total == 0, 1.0, total)[:, None]
-    return compact_window(taps[:, 0], w, in_size)
+    lo = np.clip(np.trunc(center - support + 0.5), 0, in_size).astype(np.int64)
+    hi = np.clip(np.trunc(center + support + 0.5), 0, in_size).astype(np.int64)
+    width = int(max(1, (hi - lo).max(initial=1)))
+    start = np.minimum(lo, in_size - width)
+    # the window is evaluated straight onto the band [start, start + width) that holds it, a tile
+    # at a time; columns outside [lo, hi) weigh 0
+    band = np.empty((center.size, width))
+    total = np.zeros(center.size)
+    for rows, c0, c1 in tiles(center.size, width):
+        taps = start[rows, None] + np.arange(c0, c1)
+        w = kernel(np, (taps - center[rows, None] + 0.5) * (1.0 / filterscale), 1.0)
+        w = np.where((taps >= lo[rows, None]) & (taps < hi[rows, None]), w, 0.0)
+        band[rows, c0:c1] = w
+        # the row sum is accumulated tap by tap from the window's first tap (not numpy's pairwise
+        # sum), so the normalised weights are the bits a sequential C loop produces; leading zeros
+        # and the running total carried from the tile before keep that chain
+        total[rows] = np.add.accumulate(np.concatenate([total[rows, None], w], axis=1), axis=1)[:, -1]
+    band /= np.where(total == 0, 1.0, total)[:, None]
+    band += 0.0  # no negative zeros (in place: a fresh copy of a large band costs its page faults)
+    return Taps(_band_index(start, width), band, in_size)
 
 
 def clamped_linear_taps(x, in_size: int) -> Taps:
