@@ -127,6 +127,31 @@ def test_compact_window_far_outside_the_input():
     np.testing.assert_array_equal(weights.taps_to_matrix(got.index, got.weight, 4), want)
 
 
+@pytest.mark.parametrize(
+    "attrs", [a for a in CASES if a["mode"] != "nearest"], ids=lambda a: "-".join(map(str, a.values()))
+)
+def test_rows_sharing_a_phase_match_reference(attrs):
+    # a rational ratio repeats a few phases (10 -> 40: 4), whose rows' weights are computed once
+    # and shared; rows whose windows leave the input keep their own. Same matrix as the reference.
+    onnx.axis_record.cache_clear()
+    for in_size, out_size in [(10, 40), (16, 48), (60, 20), (9, 90)]:
+        ref = reference_resize(np.eye(in_size), sizes=[out_size], axes=[0], **attrs)
+        tol = 1e-5 if attrs["mode"] == "cubic" else 1e-12
+        np.testing.assert_allclose(weight_matrix(in_size, out_size, **attrs), ref, rtol=tol, atol=tol)
+
+
+def test_phase_classes_group_rows_by_exact_distance():
+    # the class key is the exact difference ceil(x) - x (TwoSum), not its rounding: 2**53 + 2 - x
+    # rounds the same for x = 0.25 and x = 0.5, but the rows' distances differ
+    s, e = weights._exact_difference(np.array([2.0**53 + 2] * 2), np.array([0.25, 0.5]))
+    assert s[0] == s[1] and e[0] != e[1]
+    keys = [np.repeat([0.5, 0.25, 0.5], 8), np.zeros(24), np.repeat([0, 0, 1], 8)]
+    first, inverse = weights._classes(keys)
+    np.testing.assert_array_equal(first, [8, 0, 16])
+    np.testing.assert_array_equal(inverse, np.repeat([1, 0, 2], 8))
+    assert weights._classes([np.arange(24.0)]) is None  # every row its own class: nothing shared
+
+
 def _keys(t, a=-0.75):
     t = np.abs(t)
     near = (a + 2) * t**3 - (a + 3) * t**2 + 1
@@ -218,7 +243,7 @@ def test_wide_excluded_windows_match_jax_image(method, monkeypatch):
     jax_image._filter_record.cache_clear()
     rng = np.random.default_rng(5)
     try:
-        for in_size, out_size in [(20000, 3), (5000, 37)]:
+        for in_size, out_size in [(20000, 3), (5000, 37), (40000, 40)]:  # 40: one band shared by the rows
             v = rng.random(in_size).astype(np.float32)
             got = jax_resize.resize(v, (out_size,), method)
             want = jax.image.resize(jnp.asarray(v), (out_size,), method)
@@ -242,7 +267,8 @@ def test_wide_pillow_windows_built_in_tiles_are_pillow_bit_for_bit(method, monke
         "pil_box": Image.Resampling.BOX,
     }
     rng = np.random.default_rng(11)
-    for (h, w), (oh, ow) in [((2, 7000), (2, 7)), ((3, 4099), (3, 13))]:
+    # 32000 -> 32: an integer ratio, one band shared by the rows away from the edges
+    for (h, w), (oh, ow) in [((2, 7000), (2, 7)), ((3, 4099), (3, 13)), ((2, 32000), (2, 32))]:
         img = rng.integers(0, 256, (h, w), dtype=np.uint8)
         want = np.asarray(Image.fromarray(img).resize((ow, oh), filters[method]))
         got = np.asarray(jax_resize.resize(img, (oh, ow), method))

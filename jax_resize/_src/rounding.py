@@ -106,12 +106,16 @@ def quantize_weights(weight, bits: int, *, ties: str = "away") -> np.ndarray:
 
     ``ties="away"``: ``k = trunc(w * 2**bits +- 0.5)``; ``ties="even"``: ``k = rint(w * 2**bits)``.
     """
-    scaled = np.asarray(weight, np.float64) * float(1 << bits)
+    k = np.asarray(weight, np.float64) * float(1 << bits)  # worked in place from here (large plans)
     if ties == "even":
-        k = np.rint(scaled)
+        np.rint(k, out=k)
     else:
-        k = np.trunc(scaled + np.where(scaled < 0, -0.5, 0.5))
-    return k / float(1 << bits)
+        negative = k < 0
+        np.subtract(k, 0.5, out=k, where=negative)
+        np.add(k, 0.5, out=k, where=~negative)
+        np.trunc(k, out=k)
+    k /= float(1 << bits)
+    return k
 
 
 _MANTISSA = 24  # float32 holds every integer below 2**24 exactly

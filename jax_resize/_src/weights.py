@@ -328,34 +328,42 @@ def filter_taps(
             return _stack_bands(blocks, in_size)
         if boundary == "exclude" and valid == in_size and (whole or 2 * half > WIDE_WINDOW):
             return _excluded_band(x, in_size, kernel, stretch, None if whole else half)
-        offsets = np.arange(in_size) if whole else np.arange(2 * half) - half  # from ceil(x) - half
+        offsets = np.arange(2 * half) - half  # from ceil(x) - half
         if not isinstance(x, _coordinates.Rational):
-            x = np.asarray(x)
-            if not whole:  # beyond the window's reach every row is the same; clipped, distances keep their fractions
-                x = np.clip(x, -half - 1.0, in_size + half)
+            # beyond the window's reach every row is the same; clipped, distances keep their fractions
+            x = np.clip(np.asarray(x), -half - 1.0, in_size + half)
     else:  # no slack on the device (every tap is work): [x - s, x + s] lies in this window
         reach = int(math.floor(support))
         offsets = xp.arange(2 * reach + 2) - (reach + 1)  # ceil(x) - 1 - floor(s) ... ceil(x) + floor(s)
-    if isinstance(x, _coordinates.Rational):  # exact ceil, distances rounded once
-        ceil = 0 * x.num if whole else -((-x.num) // x.den)
-        taps = ceil[:, None] + offsets[None, :]  # [out, n], int
-        den = x.den if isinstance(x.den, int) else xp.asarray(x.den).astype(x.dtype)
-        d = (taps * x.den - x.num[:, None]).astype(x.dtype) / den
-    else:
-        first = np.zeros(np.shape(x)) if whole else xp.ceil(x)
-        taps = first[:, None] + offsets[None, :]  # [out, n], float
-        d = taps - x[:, None]
-    w = kernel(xp, d, stretch)  # [out, n]
-    if normalize:
-        w = _normalize_rows(xp, w)
-    w = policy(xp, taps, w, valid)
-    if whole:  # a row beyond every input's reach reads the nearest edge (as the window's fallback)
-        lost = np.asarray(~np.asarray(w).any(axis=1))
-        if lost.any():
-            edge: np.ndarray = np.where((x.num if isinstance(x, _coordinates.Rational) else x) < 0, 0, in_size - 1)
-            w = np.where(lost[:, None], (taps == edge[:, None]).astype(np.float64), w)
+    rational = isinstance(x, _coordinates.Rational)
+    ceil = -((-x.num) // x.den) if rational else xp.ceil(x)  # exact for a Rational
+
+    def weigh(rows):
+        """Window taps ``[r, n]`` (int for a Rational, else float) and weights of the rows ``rows``."""
+        taps = ceil[rows, None] + offsets[None, :]
+        if rational:  # distances rounded once
+            den = x.den if isinstance(x.den, int) else xp.asarray(x.den).astype(x.dtype)
+            d = (taps * x.den - x.num[rows, None]).astype(x.dtype) / den
+        else:
+            d = taps - x[rows, None]
+        w = kernel(xp, d, stretch)  # [r, n]
+        if normalize:
+            w = _normalize_rows(xp, w)
+        return taps, policy(xp, taps, w, valid)
+
     if xp is np and isinstance(valid, int) and valid == in_size:  # consecutive taps: slice, fold the edges
-        return compact_window(taps[:, 0], np.asarray(w, np.float64), in_size)
+        n = offsets.size
+        first = ceil - half  # the window's first tap
+        # rows at the same distance from their window, whose windows leave the input by the same
+        # number of taps, have the same weights: computed once per class (a few phases)
+        distance = [ceil * x.den - x.num] if rational else list(_exact_difference(ceil, x))
+        classes = _classes(distance + [np.clip(-first, 0, n), np.clip(first + n - in_size, 0, n)])
+        if classes is None:
+            w = weigh(slice(None))[1]
+        else:
+            w = weigh(classes[0])[1][classes[1]]
+        return compact_window(first, np.asarray(w, np.float64), in_size)
+    taps, w = weigh(slice(None))
     cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
         return Taps(cols, w, in_size)
@@ -369,6 +377,41 @@ def tiles(rows: int, width: int):
     for r in range(0, rows, per_row):
         for c in range(0, width, per_col):
             yield slice(r, r + per_row), c, min(c + per_col, width)
+
+
+#: Axes with at least this many outputs evaluate their kernel once per class of rows that see the
+#: same distances (a rational ratio repeats a few phases: 2**20 -> 2**22 has 4).
+CLASS_MIN_ROWS = 16
+
+
+def _exact_difference(a: np.ndarray, b: np.ndarray):
+    """``(s, e)`` with ``s + e == a - b`` exactly (Knuth's TwoSum): equal pairs mean equal
+    differences, so rows keyed by them see bit-identical rounded distances ``a + j - b``."""
+    s = a - b
+    v = s - a
+    e = (a - (s - v)) + (-b - v)
+    return s, e
+
+
+def _classes(keys):
+    """Rows with equal ``keys`` (1-D arrays, the first the primary): ``(first, inverse)``, a
+    representative row per class and each row's class, or ``None`` when there are too few rows
+    or more classes than half the rows (nothing to share)."""
+    n = len(keys[0])
+    if n < CLASS_MIN_ROWS:
+        return None
+    order = np.lexsort(keys[::-1])
+    change = np.zeros(n, bool)
+    change[0] = True
+    for k in keys:
+        ks = k[order]
+        change[1:] |= ks[1:] != ks[:-1]
+    first = order[change]
+    if 2 * first.size > n:
+        return None
+    inverse = np.empty(n, np.intp)
+    inverse[order] = np.cumsum(change) - 1
+    return first, inverse
 
 
 def _band_index(start: np.ndarray, width: int) -> np.ndarray:
@@ -406,14 +449,19 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     width = int(max(1, (hi - lo).max(initial=1)))
     start = np.minimum(lo, in_size - width)
     dtype = np.dtype(x.dtype) if rational else np.dtype(np.float64)  # a Rational's distances' type
-    band = np.empty((num.shape[0], width), dtype)  # band[o, j]: weight of input start[o] + j
-    total = np.zeros(num.shape[0], dtype)
-    for rows, c0, c1 in tiles(num.shape[0], width):
-        w = kernel(np, _distances(x, rows, start[rows, None] + np.arange(c0, c1)), stretch)
+    # rows whose start is at the same distance from x have the same band: built once per class
+    classes = _classes([start * x.den - x.num] if rational else list(_exact_difference(start.astype(np.float64), num)))
+    rep = np.arange(num.shape[0]) if classes is None else classes[0]
+    band = np.empty((rep.size, width), dtype)  # band[o, j]: weight of input start[o] + j
+    total = np.zeros(rep.size, dtype)
+    for rows, c0, c1 in tiles(rep.size, width):
+        w = kernel(np, _distances(x, rep[rows], start[rep[rows], None] + np.arange(c0, c1)), stretch)
         band[rows, c0:c1] = w
         total[rows] += w.sum(axis=1)
-    lost = np.flatnonzero(total == 0)  # no weight inside the input
     band /= np.where(total == 0, 1.0, total)[:, None]
+    if classes is not None:
+        band, total = band[classes[1]], total[classes[1]]
+    lost = np.flatnonzero(total == 0)  # no weight inside the input
     if lost.size:
         edge = np.where(num[lost] < 0, 0, in_size - 1)
         band[lost] = 0.0
@@ -471,18 +519,25 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     start = np.minimum(lo, in_size - width)
     # the window is evaluated straight onto the band [start, start + width) that holds it, a tile
     # at a time; columns outside [lo, hi) weigh 0
-    band = np.empty((center.size, width))
-    total = np.zeros(center.size)
-    for rows, c0, c1 in tiles(center.size, width):
-        taps = start[rows, None] + np.arange(c0, c1)
-        w = kernel(np, (taps - center[rows, None] + 0.5) * (1.0 / filterscale), 1.0)
-        w = np.where((taps >= lo[rows, None]) & (taps < hi[rows, None]), w, 0.0)
+    # rows with the same window around the same distance from their start (an integer ratio's
+    # rows, away from the edges) have the same band: built once per class
+    classes = _classes([*_exact_difference(start.astype(np.float64), center), lo - start, hi - start])
+    rep = np.arange(center.size) if classes is None else classes[0]
+    band = np.empty((rep.size, width))
+    total = np.zeros(rep.size)
+    for rows, c0, c1 in tiles(rep.size, width):
+        o = rep[rows]
+        taps = start[o, None] + np.arange(c0, c1)
+        w = kernel(np, (taps - center[o, None] + 0.5) * (1.0 / filterscale), 1.0)
+        w = np.where((taps >= lo[o, None]) & (taps < hi[o, None]), w, 0.0)
         band[rows, c0:c1] = w
         # the row sum is accumulated tap by tap from the window's first tap (not numpy's pairwise
         # sum), so the normalised weights are the bits a sequential C loop produces; leading zeros
         # and the running total carried from the tile before keep that chain
         total[rows] = np.add.accumulate(np.concatenate([total[rows, None], w], axis=1), axis=1)[:, -1]
     band /= np.where(total == 0, 1.0, total)[:, None]
+    if classes is not None:
+        band = band[classes[1]]
     band += 0.0  # no negative zeros (in place: a fresh copy of a large band costs its page faults)
     return Taps(_band_index(start, width), band, in_size)
 
