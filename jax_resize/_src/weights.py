@@ -393,12 +393,12 @@ def _exact_difference(a: np.ndarray, b: np.ndarray):
     return s, e
 
 
-def _classes(keys):
+def _classes(keys, min_rows: int = CLASS_MIN_ROWS):
     """Rows with equal ``keys`` (1-D arrays, the first the primary): ``(first, inverse)``, a
-    representative row per class and each row's class, or ``None`` when there are too few rows
-    or more classes than half the rows (nothing to share)."""
+    representative row per class and each row's class, or ``None`` when there are fewer than
+    ``min_rows`` rows or more classes than half the rows (nothing to share)."""
     n = len(keys[0])
-    if n < CLASS_MIN_ROWS:
+    if n < min_rows:
         return None
     order = np.lexsort(keys[::-1])
     change = np.zeros(n, bool)
@@ -450,7 +450,8 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     start = np.minimum(lo, in_size - width)
     dtype = np.dtype(x.dtype) if rational else np.dtype(np.float64)  # a Rational's distances' type
     # rows whose start is at the same distance from x have the same band: built once per class
-    classes = _classes([start * x.den - x.num] if rational else list(_exact_difference(start.astype(np.float64), num)))
+    distance = [start * x.den - x.num] if rational else list(_exact_difference(start.astype(np.float64), num))
+    classes = _classes(distance, min_rows=2)  # a wide row costs far more than sorting the keys
     rep = np.arange(num.shape[0]) if classes is None else classes[0]
     band = np.empty((rep.size, width), dtype)  # band[o, j]: weight of input start[o] + j
     total = np.zeros(rep.size, dtype)
@@ -459,6 +460,7 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
         band[rows, c0:c1] = w
         total[rows] += w.sum(axis=1)
     band /= np.where(total == 0, 1.0, total)[:, None]
+    band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
     if classes is not None:
         band, total = band[classes[1]], total[classes[1]]
     lost = np.flatnonzero(total == 0)  # no weight inside the input
@@ -466,7 +468,6 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
         edge = np.where(num[lost] < 0, 0, in_size - 1)
         band[lost] = 0.0
         band[lost, edge - start[lost]] = 1.0
-    band += 0.0  # no negative zeros (in place: a fresh copy of a large band costs its page faults)
     return Taps(_band_index(start, width), band, in_size)
 
 
@@ -521,7 +522,7 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     # at a time; columns outside [lo, hi) weigh 0
     # rows with the same window around the same distance from their start (an integer ratio's
     # rows, away from the edges) have the same band: built once per class
-    classes = _classes([*_exact_difference(start.astype(np.float64), center), lo - start, hi - start])
+    classes = _classes([*_exact_difference(start.astype(np.float64), center), lo - start, hi - start], min_rows=2)
     rep = np.arange(center.size) if classes is None else classes[0]
     band = np.empty((rep.size, width))
     total = np.zeros(rep.size)
@@ -536,10 +537,8 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
         # and the running total carried from the tile before keep that chain
         total[rows] = np.add.accumulate(np.concatenate([total[rows, None], w], axis=1), axis=1)[:, -1]
     band /= np.where(total == 0, 1.0, total)[:, None]
-    if classes is not None:
-        band = band[classes[1]]
-    band += 0.0  # no negative zeros (in place: a fresh copy of a large band costs its page faults)
-    return Taps(_band_index(start, width), band, in_size)
+    band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
+    return Taps(_band_index(start, width), band if classes is None else band[classes[1]], in_size)
 
 
 def clamped_linear_taps(x, in_size: int) -> Taps:
