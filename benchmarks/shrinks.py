@@ -6,7 +6,9 @@ or compiled before it except an unrelated 4x4 resize that warms jax up). Columns
 (``resize`` / ``onnx_resize`` under ``jax.jit``) and its peer on the same input:
 
 - ``lower s``: trace + host planning (weights, transposed taps, strategy) + lowering to StableHLO,
-  measured first;
+  measured first; ``plan ms``: the host planning in it — the time spent in the weights layer's
+  window builders (``filter_taps``, ``clipped_window_taps``) and in ``apply._plans`` (strategy
+  choice, plan arrays);
 - ``first s``: the first call: ``lower s`` + the call after it (XLA compile + run; the trace and
   the plan are reused), then ``warm ms``: the median warm call;
 - the peer: ``jax.image.resize`` with the same filter (first call and warm, under ``jax.jit``),
@@ -49,7 +51,8 @@ SHRINKS = [
 ]
 
 SHRINK_HEADER = (
-    "| shrink (fresh process) | jax_resize lower s | jax_resize first s | jax_resize warm ms | "
+    "| shrink (fresh process) | jax_resize lower s | jax_resize plan ms | jax_resize first s | "
+    "jax_resize warm ms | "
     "peer | peer first s | peer warm ms | first / peer first |"
 )
 
@@ -68,6 +71,32 @@ def _first_and_warm(fn, x, repeats: int):
     return first, median_ms(lambda: jitted(x).block_until_ready(), repeats)
 
 
+def _planning_timer() -> list[float]:
+    """Accumulates (into the returned one-element list) the seconds spent in the host planning
+    functions from now on: the outermost calls only (``filter_taps`` recurses over row blocks)."""
+    from jax_resize._src import apply, weights
+
+    spent, depth = [0.0], [0]
+
+    def timed(fn):
+        def wrapper(*args, **kwargs):
+            if depth[0]:
+                return fn(*args, **kwargs)
+            depth[0] += 1
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[0] += time.perf_counter() - t0
+                depth[0] -= 1
+
+        return wrapper
+
+    for module, name in [(weights, "filter_taps"), (weights, "clipped_window_taps"), (apply, "_plans")]:
+        setattr(module, name, timed(getattr(module, name)))
+    return spent
+
+
 def shrink_row(w: Shrink, repeats: int) -> str:
     jax_resize.resize(jnp.ones((4, 4), jnp.float32), (2, 2), "linear").block_until_ready()  # warm jax up
     rng = np.random.default_rng(0)
@@ -76,9 +105,11 @@ def shrink_row(w: Shrink, repeats: int) -> str:
     xj = jnp.asarray(x)
     xj.block_until_ready()
     jitted = jax.jit(_ours(w))
+    planning = _planning_timer()
     t0 = time.perf_counter()
     jitted.lower(xj)
     lower = time.perf_counter() - t0
+    plan = planning[0]
     rest, warm = _first_and_warm(jitted, xj, repeats)
     first = lower + rest
     peer, peer_first, peer_warm = "n/a (no such filter)", None, None
@@ -99,6 +130,6 @@ def shrink_row(w: Shrink, repeats: int) -> str:
 
     ratio = None if peer_first is None else first / peer_first
     return (
-        f"| {w.name} | {fmt(lower)} | {fmt(first)} | {fmt(warm, 1)} | {peer} | {fmt(peer_first)} | "
-        f"{fmt(peer_warm, 1)} | {fmt(ratio)} |"
+        f"| {w.name} | {fmt(lower)} | {fmt(plan * 1e3, 0)} | {fmt(first)} | {fmt(warm, 1)} | {peer} | "
+        f"{fmt(peer_first)} | {fmt(peer_warm, 1)} | {fmt(ratio)} |"
     )

@@ -291,6 +291,11 @@ def filter_taps(
       compacted to the narrowest contiguous band ``index[o] = start[o] + arange(k)`` that holds
       every non-zero weight (clamped taps folded in); with ``xp=jax.numpy`` the window is kept
       as is (clamped indices may repeat).
+
+    Host cost is ``O(out * taps)``: rows at the same exact distance from their window share one
+    evaluation of the kernel (:func:`_classes`), and an ``"exclude"`` window wider than
+    ``WIDE_WINDOW`` taps is evaluated straight onto its band, a cache-sized tile at a time
+    (:func:`_excluded_band`).
     """
     policy = _boundary(boundary)
     support = kernel.support(stretch if max_stretch is None else max_stretch)
@@ -461,14 +466,41 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
         total[rows] += w.sum(axis=1)
     band /= np.where(total == 0, 1.0, total)[:, None]
     band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
-    if classes is not None:
-        band, total = band[classes[1]], total[classes[1]]
-    lost = np.flatnonzero(total == 0)  # no weight inside the input
-    if lost.size:
-        edge = np.where(num[lost] < 0, 0, in_size - 1)
+    # each row from its first weight, the band as wide as the widest non-zero span (the window's
+    # slack trimmed), rows placed as compact_window places them; then expanded to every row
+    cls = np.arange(rep.size) if classes is None else classes[1]  # each row's class
+    nz = band != 0
+    has = nz.any(axis=1)
+    first = np.where(has, np.argmax(nz, axis=1), 0)
+    span = np.where(has, width - np.argmax(nz[:, ::-1], axis=1) - first, 1)
+    total = total[cls]
+    lost = total == 0  # no weight inside the input: the nearest edge pixel
+    edge = np.where(num < 0, 0, in_size - 1)
+    trimmed = int(max(1, span[has].max(initial=1)))
+    placed = np.minimum(np.where(lost, edge, start + first[cls]), in_size - trimmed)
+    shift = np.clip(placed - start, 0, width)
+    _, pair_first, pair_of = np.unique(cls * (width + 1) + shift, return_index=True, return_inverse=True)
+    band = _shifted_rows(band, cls[pair_first], shift[pair_first], trimmed)
+    if pair_first.size < pair_of.size:
+        band = band[pair_of]
+    start, width = placed, trimmed
+    if lost.any():
         band[lost] = 0.0
-        band[lost, edge - start[lost]] = 1.0
+        band[lost, (edge - start)[lost]] = 1.0
     return Taps(_band_index(start, width), band, in_size)
+
+
+def _shifted_rows(band: np.ndarray, rows: np.ndarray, shift: np.ndarray, width: int) -> np.ndarray:
+    """``out[p, j] = band[rows[p], shift[p] + j]`` for ``j < width`` (0 past the band's end)."""
+    if rows.size > 256:  # many distinct rows: one gather
+        j = shift[:, None] + np.arange(width)[None, :]
+        source = np.take_along_axis(band[rows], np.minimum(j, band.shape[1] - 1), axis=1)
+        return np.where(j < band.shape[1], source, 0.0)
+    out = np.zeros((rows.size, width), band.dtype)
+    for p, (r, s) in enumerate(zip(rows.tolist(), shift.tolist())):  # a few rows: slices
+        m = max(0, min(width, band.shape[1] - s))
+        out[p, :m] = band[r, s : s + m]
+    return out
 
 
 def _stack_bands(blocks: list[Taps], in_size: int) -> Taps:
