@@ -364,15 +364,40 @@ def filter_taps(
         distance = [ceil * x.den - x.num] if rational else list(_exact_difference(ceil, x))
         classes = _classes(distance + [np.clip(-first, 0, n), np.clip(first + n - in_size, 0, n)])
         if classes is None:
-            w = weigh(slice(None))[1]
-        else:
-            w = weigh(classes[0])[1][classes[1]]
-        return compact_window(first, np.asarray(w, np.float64), in_size)
+            return compact_window(first, np.asarray(weigh(slice(None))[1], np.float64), in_size)
+        return _compact_classes(first, np.asarray(weigh(classes[0])[1], np.float64), *classes, in_size)
     taps, w = weigh(slice(None))
     cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
         return Taps(cols, w, in_size)
     return compact(cols, w, in_size)
+
+
+def _compact_classes(first, w: np.ndarray, rep: np.ndarray, inverse: np.ndarray, in_size: int) -> Taps:
+    """:func:`compact_window` of ``(first, w[inverse])`` without expanding ``w`` (``[classes, n]``,
+    class ``c``'s window weights, ``rep[c]`` a row of it) over every row: a class whose windows
+    lie inside the input gives each row its band sliced from the class's window at the row's own
+    start; a class whose windows leave the input (all its rows at one position) or have no weight
+    gives every row its representative's compacted row. The same bands, bit for bit."""
+    n = w.shape[1]
+    f = np.clip(np.asarray(first, np.float64), -n, in_size).astype(np.int64)
+    packed = compact_window(f[rep], w, in_size)  # the representatives: the band width of every row
+    width = packed.index.shape[1]
+    nz = w != 0
+    shared = nz.any(axis=1) & (f[rep] >= 0) & (f[rep] + n <= in_size)  # per class
+    lead = np.argmax(nz, axis=1)
+    row_shared = shared[inverse]
+    start = np.where(row_shared, np.clip(f + lead[inverse], 0, max(in_size - width, 0)), 0)
+    start = np.where(row_shared, start, packed.index[inverse, 0].astype(np.int64))
+    offset = np.where(row_shared, start - f, -1)  # window column of the band's first slot
+    _, pair_first, pair_of = np.unique(inverse * (n + 1) + offset + 1, return_index=True, return_inverse=True)
+    cls, off = inverse[pair_first], offset[pair_first]
+    band = np.empty((pair_first.size, width))
+    sliced = off >= 0
+    if sliced.any():
+        band[sliced] = _shifted_rows(w, cls[sliced], off[sliced], width) + 0.0  # no negative zeros
+    band[~sliced] = packed.weight[cls[~sliced]]
+    return Taps(_band_index(start, width), band[pair_of], in_size)
 
 
 def tiles(rows: int, width: int):
