@@ -365,7 +365,7 @@ def filter_taps(
         classes = _classes(distance + [np.clip(-first, 0, n), np.clip(first + n - in_size, 0, n)])
         if classes is None:
             return compact_window(first, np.asarray(weigh(slice(None))[1], np.float64), in_size)
-        return _compact_classes(first, np.asarray(weigh(classes[0])[1], np.float64), *classes, in_size)
+        return _compact_classes(first, np.asarray(weigh(classes[0])[1], np.float64), classes[0], classes[1], in_size)
     taps, w = weigh(slice(None))
     cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
