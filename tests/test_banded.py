@@ -119,3 +119,90 @@ def test_large_band_gradient_builds_transposed_taps_lazily():
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=1e-9, rtol=1e-5)
     forward = np.asarray(jax.jit(lambda v: resize(v, (2,), "linear", antialias=True))(x))
     np.testing.assert_allclose(forward, np.asarray(jax.image.resize(x, (2,), "linear", antialias=True)), atol=1e-5)
+
+
+# --- shared bands: rows repeating a few patterns, applied without expanding them ----------------
+
+
+def _shared_plan(x, out, method, antialias):
+    """The record and plan of the one resized axis of ``resize(x, out, method)`` (auto strategy)."""
+    from jax_resize._src import apply, strategies
+
+    records = []
+    run = apply.run
+
+    def spy(v, ops, **kw):
+        records.extend(ops)
+        return run(v, ops, **kw)
+
+    apply.run = spy
+    try:
+        y = resize(x, out, method, antialias=antialias)
+    finally:
+        apply.run = run
+    ((axis, record),) = records
+    plans, _ = apply._plans(tuple(records), "auto", np.dtype(y.dtype), apply._rounding.FINAL_HALF_EVEN, "cpu")
+    (plan,) = plans.host
+    assert isinstance(plan, strategies.BandedPlan)
+    return y, record, plan
+
+
+def test_shared_band_is_applied_without_expanding_its_rows():
+    from jax_resize._src import weights
+
+    x = RNG.standard_normal((40000,)).astype(np.float32)
+    y, record, plan = _shared_plan(x, (10,), "lanczos3", True)  # a ratio of 4000: one interior phase
+    assert isinstance(record, weights.SharedBand) and record.table.shape[0] < record.out_size
+    assert plan.row_class is not None and plan.weight.shape == record.table.shape
+    assert not record._expanded  # index and weight were never built
+    want = np.asarray(jax.image.resize(x, (10,), "lanczos3", antialias=True))
+    np.testing.assert_allclose(np.asarray(y), want, atol=2e-6, rtol=0)
+    jitted = jax.jit(lambda v: resize(v, (10,), "lanczos3", antialias=True))(x)
+    np.testing.assert_allclose(np.asarray(jitted), want, atol=2e-6, rtol=0)
+    batch = np.stack([x, -x])
+    mapped = jax.vmap(lambda v: resize(v, (10,), "lanczos3", antialias=True))(batch)
+    np.testing.assert_allclose(np.asarray(mapped[1]), -want, atol=2e-6, rtol=0)
+
+
+def test_shared_band_sums_equal_the_expanded_taps():
+    # the same record applied as a shared band and as its expanded taps: the same sums, in the
+    # same order (both forms of the loop: one large gather per tap, one [out, c] gather per chunk)
+    from jax_resize._src import apply, weights
+
+    for shape, out in (((30000,), (10,)), ((6000, 3), (6, 3))):  # ratios 3000 and 1000
+        x = RNG.standard_normal(shape).astype(np.float32)
+        _, record, _ = _shared_plan(x, out, "cubic", True)
+        assert isinstance(record, weights.SharedBand)
+        plain = weights.Taps(np.array(record.index), np.array(record.weight), record.in_size)
+        shared = np.asarray(apply.run(x, [(0, record)], strategy="banded"))
+        np.testing.assert_array_equal(shared, np.asarray(apply.run(x, [(0, plain)], strategy="banded")))
+
+
+def test_shared_band_gradient_and_nan_locality():
+    x = RNG.standard_normal((40000, 2)).astype(np.float32)
+    g = RNG.standard_normal((10, 2)).astype(np.float32)
+    _, record, plan = _shared_plan(x, (10, 2), "linear", True)
+    assert plan.row_class is not None
+
+    def grad(fn):
+        return np.asarray(jax.grad(lambda v: jnp.sum(fn(v) * g))(jnp.asarray(x)))
+
+    want = grad(lambda v: jax.image.resize(v, (10, 2), "linear", antialias=True))
+    got = grad(lambda v: resize(v, (10, 2), "linear", antialias=True))
+    np.testing.assert_allclose(got, want, atol=1e-7, rtol=1e-5)
+    clean = np.asarray(jax.image.resize(x, (10, 2), "linear", antialias=True))
+    x[-1, 0] = np.nan  # read by the last output only
+    y = np.asarray(resize(x, (10, 2), "linear", antialias=True))
+    assert np.isnan(y[-1, 0]) and not np.isnan(np.delete(y, -1, axis=0)).any()
+    np.testing.assert_allclose(y[:-1], clean[:-1], atol=2e-6, rtol=0)
+
+
+@pytest.mark.parametrize("method,pil", [("pil_lanczos", Image.Resampling.LANCZOS), ("pil_box", Image.Resampling.BOX)])
+def test_shared_pillow_band_is_bit_exact_under_jit(method, pil):
+    # Pillow's uint8 path: 22-bit weights of the patterns only, int32 sums, rows never expanded
+    a = RNG.integers(0, 256, (30000, 2), dtype=np.uint8)
+    y, record, plan = _shared_plan(a, (30, 2), method, False)
+    assert plan.row_class is not None
+    want = np.asarray(Image.fromarray(a).resize((2, 30), pil))
+    np.testing.assert_array_equal(np.asarray(y), want)
+    np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: resize(v, (30, 2), method))(a)), want)

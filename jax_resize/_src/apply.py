@@ -142,12 +142,16 @@ def _int32_fixed_point(record, bits: int, max_input: float):
     """The record with integer-valued weights ``k = w * 2**bits`` when ``sum(x * k) + 2**(bits-1)``
     fits int32 for ``0 <= |x| <= max_input`` (then int32 arithmetic is exact: the integer paths'
     own rule for 8-bit images: a 32-bit accumulator), else ``None``. No float split, no float copy."""
-    k = np.asarray(record.weight, np.float64) * float(1 << bits)
-    np.rint(k, out=k)  # in place: plans of 10**7 taps
+
+    def fixed(weight):
+        k = np.asarray(weight, np.float64) * float(1 << bits)
+        np.rint(k, out=k)  # in place: plans of 10**7 taps
+        return k
+
+    exact = record.map_weights(fixed)  # a shared band's patterns, not its expanded rows
+    k = exact.table if isinstance(exact, _weights.SharedBand) else exact.weight
     bound = max_input * float(np.abs(k).sum(axis=1).max(initial=0.0)) + float(1 << (bits - 1))
-    if bound >= 2.0**31:
-        return None
-    return _weights.Taps(record.index, k, record.in_size, record.outside)
+    return None if bound >= 2.0**31 else exact
 
 
 #: Modelled cost of one tap on an axis whose contiguous run (elements after it) is shorter than
@@ -178,7 +182,7 @@ def _work(ops, shape, dense: bool) -> float:
     for axis, record in ops:
         shape[axis] = record.out_size
         if isinstance(record, _weights.Taps):
-            taps = record.in_size if dense else record.index.shape[1]
+            taps = record.in_size if dense else record.width
         else:
             taps = 1
         run = int(np.prod(shape[axis + 1 :], dtype=np.float64))
@@ -274,19 +278,25 @@ FETCH_MIN_BYTES = 1 << 20
 
 
 def _fetched(plans):
-    """``plans`` with every concrete array of at least ``FETCH_MIN_BYTES`` read by a host callback."""
+    """``plans`` with every concrete array of at least ``FETCH_MIN_BYTES`` read by a host callback;
+    every array of a shared band's plan too (as constants, its rows expanded from the table would
+    be folded by XLA's constant folding at compile time: 1.6 s for a 1000 x 6000-tap axis)."""
 
-    def fetch(a):
+    def fetch(a, always=False):
         if (
             isinstance(a, (np.ndarray, jax.Array))
             and not isinstance(a, jax.core.Tracer)
-            and a.nbytes >= FETCH_MIN_BYTES
+            and (always or a.nbytes >= FETCH_MIN_BYTES)
         ):
             host = np.asarray(a)
             return jax.pure_callback(lambda: host, jax.ShapeDtypeStruct(host.shape, host.dtype))
         return a
 
-    return jax.tree_util.tree_map(fetch, plans)
+    def plan(p):
+        shared = isinstance(p, _strategies.BandedPlan) and p.row_class is not None
+        return jax.tree_util.tree_map(lambda a: fetch(a, shared), p)
+
+    return [plan(p) for p in plans]
 
 
 #: Plans kept for constant records (least recently used dropped first); records hash by identity,

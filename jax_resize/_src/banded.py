@@ -67,7 +67,13 @@ def banded_traced(x, taps, axes, masked=None):
         masked = [None] * len(taps)
     if len(taps) == 1 and taps[0][0].shape[1] > MAX_UNROLLED_TAPS:
         ((index, weight),), (axis,), (zeros,) = taps, axes, masked
-        return _looped(x, index, weight.astype(dtype), axis, dtype, can_be_nan and (zeros is None or any(zeros)))
+        weight = weight.astype(dtype)
+
+        def columns(j0, c):  # [out, c] taps j0 .. j0 + c - 1
+            return lax.dynamic_slice_in_dim(index, j0, c, 1), lax.dynamic_slice_in_dim(weight, j0, c, 1)
+
+        skip = can_be_nan and (zeros is None or any(zeros))
+        return _looped(x, columns, index.shape, axis, dtype, skip)
     columns = []
     for (index, weight), axis, zeros in zip(taps, axes, masked):
         shape = [1] * x.ndim
@@ -105,8 +111,26 @@ SMALL_TAP = 4096
 LOOP_ELEMENTS = 1 << 22
 
 
-def _looped(x, index, weight, axis: int, dtype, skip: bool):
-    """``sum_k weight[:, k] * x[index[:, k]]`` along ``axis`` in a ``fori_loop`` over chunks of taps.
+def shared_band_traced(x, start, row_class, table, axis: int, masked=None):
+    """The looped contraction of a :class:`~.weights.SharedBand`: ``out[o] = sum_j table[row_class[o],
+    j] * x[start[o] + j]`` along ``axis``, each chunk of taps built on the device (``start [out]``,
+    ``row_class [out]``, ``table [patterns, width]``); ``masked`` as :func:`zero_columns` of the
+    table. The same sums, in the same order, as :func:`banded_traced` on the expanded taps."""
+    dtype = _result_dtype(x.dtype, [table])
+    table = table.astype(dtype)
+
+    def columns(j0, c):  # [out, c] taps j0 .. j0 + c - 1
+        index = start[:, None] + (j0 + lax.iota(start.dtype, c))[None, :]
+        return index, jnp.take(lax.dynamic_slice_in_dim(table, j0, c, 1), row_class, axis=0)
+
+    skip = jnp.issubdtype(x.dtype, jnp.inexact) and (masked is None or any(masked))
+    return _looped(x, columns, (start.shape[0], table.shape[1]), axis, dtype, skip)
+
+
+def _looped(x, columns, shape, axis: int, dtype, skip: bool):
+    """``sum_k weight[:, k] * x[index[:, k]]`` along ``axis`` in a ``fori_loop`` over chunks of taps;
+    ``columns(j0, c)`` gives the ``[out, c]`` index and weight (``dtype``) of taps ``j0 .. j0 + c - 1``
+    (``j0`` traced inside the loop), ``shape`` is ``(out, k)``.
 
     Two forms, by the size of one tap's gather (``out * rest``, ``rest`` the other axes):
 
@@ -120,7 +144,7 @@ def _looped(x, index, weight, axis: int, dtype, skip: bool):
     ``skip``: zero weights are skipped (``where``), so NaN/Inf stay local. The last ``k % c`` taps
     are applied after the loop.
     """
-    out, k = index.shape
+    out, k = shape
     rest = int(np.prod(x.shape, dtype=np.int64)) // max(int(x.shape[axis]), 1)
     small = out * rest < SMALL_TAP
     c = max(1, min(k, LOOP_ELEMENTS // max(out * rest, 1))) if small else LOOP_CHUNK
@@ -144,12 +168,12 @@ def _looped(x, index, weight, axis: int, dtype, skip: bool):
     out_shape[axis] = out
 
     def body(i, acc):
-        return add(acc, lax.dynamic_slice_in_dim(index, i * c, c, 1), lax.dynamic_slice_in_dim(weight, i * c, c, 1))
+        return add(acc, *columns(i * c, c))
 
     acc = jnp.zeros(out_shape, dtype)
-    acc = add(acc, index[:, :c], weight[:, :c]) if n == 1 else lax.fori_loop(0, n, body, acc)
+    acc = add(acc, *columns(0, c)) if n == 1 else lax.fori_loop(0, n, body, acc)
     if k % c:
-        acc = add(acc, index[:, n * c :], weight[:, n * c :])
+        acc = add(acc, *columns(n * c, k % c))
     return acc
 
 
@@ -235,7 +259,15 @@ def band_width_transposed(index: np.ndarray, in_size: int) -> int | None:
     start = _band_starts(index, in_size)
     if start is None:
         return None
-    k = index.shape[1]
+    return starts_width_transposed(start, index.shape[1], in_size)
+
+
+def starts_width_transposed(start: np.ndarray, k: int, in_size: int) -> int | None:
+    """:func:`band_width_transposed` of the band ``start[o] + arange(k)``; ``None`` when the starts
+    decrease somewhere or the band leaves ``[0, in_size)``."""
+    start = np.asarray(start, np.int64)
+    if start.size == 0 or (np.diff(start) < 0).any() or start[0] < 0 or start[-1] + k > in_size:
+        return None
     # the most windows over one point is reached at some window's first input
     count = np.searchsorted(start, start, side="right") - np.searchsorted(start + (k - 1), start, side="left")
     return int(max(1, count.max(initial=0)))
@@ -243,20 +275,21 @@ def band_width_transposed(index: np.ndarray, in_size: int) -> int | None:
 
 class LazyTranspose:
     """The transposed taps of a band, built on the host the first time they are asked for (a
-    gradient), not when the plan is made. Hashes by identity (a static field of a plan)."""
+    gradient), not when the plan is made. ``taps()`` gives the band's ``(index, weight)`` (weights
+    of ``dtype``). Hashes by identity (a static field of a plan)."""
 
-    def __init__(self, index: np.ndarray, weight: np.ndarray, in_size: int, k_t: int):
-        self.index, self.weight, self.in_size, self.k_t = index, weight, in_size, k_t
+    def __init__(self, taps, dtype, in_size: int, k_t: int):
+        self.taps, self.dtype, self.in_size, self.k_t = taps, np.dtype(dtype), in_size, k_t
         self._taps = None
 
     @property
     def shapes(self):
         shape = (self.in_size, self.k_t)
-        return (jax.ShapeDtypeStruct(shape, np.int32), jax.ShapeDtypeStruct(shape, self.weight.dtype))
+        return (jax.ShapeDtypeStruct(shape, np.int32), jax.ShapeDtypeStruct(shape, self.dtype))
 
     def __call__(self):
         if self._taps is None:
-            taps = _transpose_band(self.index, self.weight, self.in_size)
+            taps = _transpose_band(*self.taps(), self.in_size)
             assert taps is not None and taps[0].shape == (self.in_size, self.k_t)
             self._taps = taps
         return self._taps
@@ -303,6 +336,25 @@ class Banded(Implementation):
 
     def shifted(self, n):
         return Banded(tuple(a + n for a in self.axes), self.masked)
+
+
+@dataclasses.dataclass(frozen=True)
+class SharedBanded(Implementation):
+    """:func:`shared_band_traced` along ``axis``; operands ``start, row_class, table``."""
+
+    axis: int
+    masked: tuple | None = None
+
+    def __call__(self, x, *operands):
+        return shared_band_traced(x, *operands, self.axis, self.masked)
+
+    def out_shape(self, shape, operands):
+        shape = list(shape)
+        shape[self.axis] = operands[0].shape[0]
+        return tuple(shape)
+
+    def shifted(self, n):
+        return SharedBanded(self.axis + n, self.masked)
 
 
 linear_map_p = Primitive("jax_resize_linear_map")

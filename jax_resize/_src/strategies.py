@@ -199,7 +199,9 @@ register(Strategy("dense", _dense_eligible, _prepare_dense, _apply_dense))
 @jax.tree_util.register_dataclass
 @dataclasses.dataclass(frozen=True)
 class BandedPlan:
-    """Fused gathers; ``transpose_*`` are the host-transposed taps (``None`` for traced taps)."""
+    """Fused gathers; ``transpose_*`` are the host-transposed taps (``None`` for traced taps).
+    With ``row_class`` (a :class:`~.weights.SharedBand` applied in a loop) ``index`` is the band's
+    ``start [out]`` and ``weight`` its ``table [patterns, k]``."""
 
     axis: int = _static()
     index: Any = None
@@ -211,10 +213,11 @@ class BandedPlan:
     masked: tuple[bool, ...] | None = _static(default=None)  # zero_columns of weight / its transpose
     transpose_masked: tuple[bool, ...] | None = _static(default=None)
     lazy_transpose: _banded.LazyTranspose | None = _static(default=None)  # instead of transpose_*
+    row_class: Any = None
 
     @property
     def taps(self) -> int:
-        return int(self.index.shape[1])
+        return int(self.weight.shape[1])
 
     @property
     def constant(self) -> bool:
@@ -224,7 +227,7 @@ class BandedPlan:
     @property
     def fusable(self) -> bool:
         """Constant taps and no extrapolated rows: may share a pass with its neighbours."""
-        return self.constant and self.outside is None
+        return self.constant and self.outside is None and self.row_class is None
 
 
 def _taps_eligible(record, backend):
@@ -236,17 +239,40 @@ def _taps_eligible(record, backend):
 LAZY_TRANSPOSE_TAPS = 1 << 20
 
 
+def _prepare_shared(axis, record, cdtype):
+    """The plan of a :class:`~.weights.SharedBand` applied in a loop, without expanding its rows,
+    or ``None`` (a band whose starts decrease: planned from the expanded taps)."""
+    k_t = _banded.starts_width_transposed(record.start, record.width, record.in_size)
+    if k_t is None:
+        return None
+    table = record.table.astype(cdtype)
+    lazy = _banded.LazyTranspose(lambda: (record.index, table[record.row_class]), cdtype, record.in_size, k_t)
+    return BandedPlan(
+        axis,
+        record.start.astype(np.int32),
+        table,
+        outside=record.outside,
+        masked=_banded.zero_columns(table),
+        lazy_transpose=lazy,
+        row_class=record.row_class.astype(np.int32),
+    )
+
+
 def _prepare_banded(axis, record, cdtype):
     if not record.constant:
         return BandedPlan(axis, record.index, record.weight, outside=record.outside)
+    if isinstance(record, _weights.SharedBand) and record.width > _banded.MAX_UNROLLED_TAPS:
+        shared = _prepare_shared(axis, record, cdtype)
+        if shared is not None:
+            return shared
     k_t = (
         _banded.band_width_transposed(record.index, record.in_size)
-        if record.index.size >= LAZY_TRANSPOSE_TAPS
+        if record.out_size * record.width >= LAZY_TRANSPOSE_TAPS
         else None
     )
     if k_t is not None:
         weight = record.weight.astype(cdtype)
-        lazy = _banded.LazyTranspose(record.index, weight, record.in_size, k_t)
+        lazy = _banded.LazyTranspose(lambda: (record.index, weight), cdtype, record.in_size, k_t)
         masked = _banded.zero_columns(weight)
         return BandedPlan(axis, record.index, weight, outside=record.outside, masked=masked, lazy_transpose=lazy)
     t_index, t_weight = _banded.transpose_taps(record.index, record.weight, record.in_size)
@@ -276,6 +302,15 @@ def _apply_banded(y, plans, precision, nonfinite):
     if not plans[0].constant:
         (p,) = plans
         return _banded.banded_traced(y, [(p.index, p.weight)], axes)
+    if plans[0].row_class is not None:  # a shared band (never fused)
+        (p,) = plans
+        return _banded.linear_map(
+            y,
+            _banded.SharedBanded(p.axis, p.masked),
+            [p.index, p.row_class, p.weight],
+            _banded.Banded((p.axis,), None),
+            p.lazy_transpose.operands(),
+        )
     return _banded.banded(
         y,
         [(p.index, p.weight) for p in plans],
@@ -300,7 +335,7 @@ WIDE_MIN_TAPS = 12
 
 def wide(record) -> bool:
     """A constant filter with at least :data:`WIDE_MIN_TAPS` taps per output."""
-    return isinstance(record, _weights.Taps) and record.constant and record.index.shape[1] >= WIDE_MIN_TAPS
+    return isinstance(record, _weights.Taps) and record.constant and record.width >= WIDE_MIN_TAPS
 
 
 # --- polyphase ---------------------------------------------------------------------------------

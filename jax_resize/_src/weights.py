@@ -90,6 +90,94 @@ class Taps:
         """Whether the weights are host (numpy) values, so plans can be precomputed."""
         return isinstance(self.weight, np.ndarray)
 
+    @property
+    def width(self) -> int:
+        """Taps per output (``k``)."""
+        return int(self.index.shape[1])
+
+    def map_weights(self, fn: Callable[[np.ndarray], np.ndarray]) -> Taps:
+        """The same taps with ``fn`` (elementwise) applied to the host weights."""
+        return Taps(self.index, fn(self.weight), self.in_size, self.outside)
+
+    def with_outside(self, outside) -> Taps:
+        """The same taps with the rows ``outside`` (``[out]`` bool, or ``None``) flagged."""
+        return Taps(self.index, self.weight, self.in_size, outside)
+
+
+class SharedBand(Taps):
+    """A host band whose rows repeat a few patterns (a rational shrink's phases): ``index[o] =
+    start[o] + arange(width)`` and ``weight[o] = table[row_class[o]]``.
+
+    ``index`` and ``weight`` are expanded on first use (read-only); the banded strategy's looped
+    path applies ``(start, row_class, table)`` as they are, so a plan costs ``O(out + classes *
+    width)`` on the host instead of ``O(out * width)`` (``area`` 10**7 -> 10: 1 pattern of 10**6
+    weights instead of 10 rows).
+
+    Attributes:
+      start: ``[out]`` int64, the first input of each row's band (inside ``[0, in_size - width]``).
+      row_class: ``[out]`` int, each row's pattern.
+      table: ``[patterns, width]`` float64 band rows.
+    """
+
+    start: np.ndarray
+    row_class: np.ndarray
+    table: np.ndarray
+    _expanded: dict
+
+    def __init__(self, start, row_class, table, in_size: int, outside=None):
+        for name, value in (("start", start), ("row_class", row_class), ("table", table)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "in_size", in_size)
+        object.__setattr__(self, "outside", outside)
+        object.__setattr__(self, "_expanded", {})
+
+    def __repr__(self) -> str:
+        return (
+            f"SharedBand(out={self.out_size}, width={self.width}, patterns={self.table.shape[0]}, "
+            f"in_size={self.in_size})"
+        )
+
+    def _expand(self, name: str, build):
+        if name not in self._expanded:
+            value = build()
+            value.flags.writeable = False
+            self._expanded[name] = value
+        return self._expanded[name]
+
+    @property
+    def index(self):
+        return self._expand("index", lambda: _band_index(self.start, self.width))
+
+    @property
+    def weight(self):
+        return self._expand("weight", lambda: self.table[self.row_class])
+
+    @property
+    def out_size(self) -> int:
+        return int(self.start.shape[0])
+
+    @property
+    def constant(self) -> bool:
+        return True
+
+    @property
+    def width(self) -> int:
+        return int(self.table.shape[1])
+
+    def map_weights(self, fn: Callable[[np.ndarray], np.ndarray]) -> Taps:
+        return SharedBand(self.start, self.row_class, fn(self.table), self.in_size, self.outside)
+
+    def with_outside(self, outside) -> Taps:
+        return SharedBand(self.start, self.row_class, self.table, self.in_size, outside)
+
+
+def shared_band(start: np.ndarray, row_class: np.ndarray, table: np.ndarray, in_size: int) -> Taps:
+    """The band ``(start, table[row_class])`` as a :class:`SharedBand` when rows share patterns,
+    else as plain :class:`Taps`."""
+    if table.shape[0] < row_class.shape[0]:
+        return SharedBand(start.astype(np.int64), row_class, table, in_size)
+    return Taps(_band_index(start, table.shape[1]), table[row_class], in_size)
+
 
 Record = Gather | Taps
 
@@ -108,8 +196,11 @@ RECORD_CACHE_SIZE = 256
 
 
 def _freeze(record):
-    for field in dataclasses.fields(record) if dataclasses.is_dataclass(record) else ():
-        value = getattr(record, field.name)
+    names = [f.name for f in dataclasses.fields(record)] if dataclasses.is_dataclass(record) else []
+    if isinstance(record, SharedBand):  # its index and weight are expanded (read-only) on demand
+        names = ["start", "row_class", "table", "outside"]
+    for name in names:
+        value = getattr(record, name)
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
     return record
@@ -397,7 +488,7 @@ def _compact_classes(first, w: np.ndarray, rep: np.ndarray, inverse: np.ndarray,
     if sliced.any():
         band[sliced] = _shifted_rows(w, cls[sliced], off[sliced], width) + 0.0  # no negative zeros
     band[~sliced] = packed.weight[cls[~sliced]]
-    return Taps(_band_index(start, width), band[pair_of], in_size)
+    return shared_band(start, pair_of.reshape(-1), band, in_size)
 
 
 def tiles(rows: int, width: int):
@@ -423,10 +514,11 @@ def _exact_difference(a: np.ndarray, b: np.ndarray):
     return s, e
 
 
-def _classes(keys, min_rows: int = CLASS_MIN_ROWS):
+def _classes(keys, min_rows: int = CLASS_MIN_ROWS, wide: bool = False):
     """Rows with equal ``keys`` (1-D arrays, the first the primary): ``(first, inverse)``, a
     representative row per class and each row's class, or ``None`` when there are fewer than
-    ``min_rows`` rows or more classes than half the rows (nothing to share)."""
+    ``min_rows`` rows or more classes than half the rows (``wide``: as many classes as rows),
+    too little to share."""
     n = len(keys[0])
     if n < min_rows:
         return None
@@ -437,7 +529,7 @@ def _classes(keys, min_rows: int = CLASS_MIN_ROWS):
         ks = k[order]
         change[1:] |= ks[1:] != ks[:-1]
     first = order[change]
-    if 2 * first.size > n:
+    if (first.size >= n) if wide else (2 * first.size > n):
         return None
     inverse = np.empty(n, np.intp)
     inverse[order] = np.cumsum(change) - 1
@@ -481,7 +573,7 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     dtype = np.dtype(x.dtype) if rational else np.dtype(np.float64)  # a Rational's distances' type
     # rows whose start is at the same distance from x have the same band: built once per class
     distance = [start * x.den - x.num] if rational else list(_exact_difference(start.astype(np.float64), num))
-    classes = _classes(distance, min_rows=2)  # a wide row costs far more than sorting the keys
+    classes = _classes(distance, min_rows=2, wide=True)  # a wide row costs more than sorting keys
     rep = np.arange(num.shape[0]) if classes is None else classes[0]
     band = np.empty((rep.size, width), dtype)  # band[o, j]: weight of input start[o] + j
     total = np.zeros(rep.size, dtype)
@@ -504,15 +596,18 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     trimmed = int(max(1, span[has].max(initial=1)))
     placed = np.minimum(np.where(lost, edge, start + first[cls]), in_size - trimmed)
     shift = np.clip(placed - start, 0, width)
-    _, pair_first, pair_of = np.unique(cls * (width + 1) + shift, return_index=True, return_inverse=True)
-    band = _shifted_rows(band, cls[pair_first], shift[pair_first], trimmed)
-    if pair_first.size < pair_of.size:
-        band = band[pair_of]
-    start, width = placed, trimmed
-    if lost.any():
-        band[lost] = 0.0
-        band[lost, (edge - start)[lost]] = 1.0
-    return Taps(_band_index(start, width), band, in_size)
+    # one pattern per (class, shift), and per edge slot of the rows that read an edge pixel
+    key = np.where(lost, -1 - (edge - placed), cls * (width + 1) + shift)
+    _, pair_first, pair_of = np.unique(key, return_index=True, return_inverse=True)
+    if np.array_equal(cls[pair_first], np.arange(rep.size)) and not shift[pair_first].any():
+        table = band[:, :trimmed]  # each class one pattern, unshifted: no copy (10**6-wide rows)
+    else:
+        table = _shifted_rows(band, cls[pair_first], shift[pair_first], trimmed)
+    one_hot = lost[pair_first]
+    if one_hot.any():
+        table[one_hot] = 0.0
+        table[one_hot, (edge - placed)[pair_first[one_hot]]] = 1.0
+    return shared_band(placed, pair_of.reshape(-1), table, in_size)
 
 
 def _shifted_rows(band: np.ndarray, rows: np.ndarray, shift: np.ndarray, width: int) -> np.ndarray:
@@ -579,7 +674,8 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     # at a time; columns outside [lo, hi) weigh 0
     # rows with the same window around the same distance from their start (an integer ratio's
     # rows, away from the edges) have the same band: built once per class
-    classes = _classes([*_exact_difference(start.astype(np.float64), center), lo - start, hi - start], min_rows=2)
+    keys = [*_exact_difference(start.astype(np.float64), center), lo - start, hi - start]
+    classes = _classes(keys, min_rows=2, wide=True)
     rep = np.arange(center.size) if classes is None else classes[0]
     band = np.empty((rep.size, width))
     total = np.zeros(rep.size)
@@ -595,7 +691,9 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
         total[rows] = np.add.accumulate(np.concatenate([total[rows, None], w], axis=1), axis=1)[:, -1]
     band /= np.where(total == 0, 1.0, total)[:, None]
     band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
-    return Taps(_band_index(start, width), band if classes is None else band[classes[1]], in_size)
+    if classes is None:
+        return Taps(_band_index(start, width), band, in_size)
+    return shared_band(start, classes[1], band, in_size)
 
 
 def clamped_linear_taps(x, in_size: int) -> Taps:

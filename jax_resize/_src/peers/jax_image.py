@@ -319,7 +319,7 @@ def _filter_record(n, o, roi, method, antialias, coordinate_transformation_mode,
     x, outside = _coordinates.source_coordinates(rule, n, o, scale, roi=roi, xp=xp)
     kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
     taps = _weights.filter_taps(x, n, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=xp)
-    return _weights.Taps(taps.index, taps.weight, n, outside)
+    return taps.with_outside(outside)
 
 
 def scale_and_translate(
@@ -497,7 +497,7 @@ def _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_
     outside = None if edge else ~((x >= -0.5) & (x <= n - 0.5))
     if xp is np and not edge:
         taps = _weights.filter_taps(x, n, kernel, stretch=stretch, boundary=boundary, normalize=True)
-        return _weights.Taps(taps.index, taps.weight, n, outside)
+        return taps.with_outside(outside)
     # jax.image's rows: every input position (and `radius` repeated edge positions each side)
     radius = int(np.ceil(kernel.support(stretch))) if edge else 0  # static stretch when edge
     taps = xp.arange(-radius, n + radius)[None, :] + xp.zeros((o, 1), x.dtype)  # [o, n + 2 radius]

@@ -407,7 +407,7 @@ def axis_record(
         boundary="exclude" if exclude_outside else "clamp",
         xp=xp,
     )
-    return _weights.Taps(taps.index, taps.weight, in_size, outside)
+    return taps.with_outside(outside)
 
 
 def weight_matrix(

@@ -223,7 +223,7 @@ def axis_taps(in_size: int, out_size: int, kernel: _kernels.Kernel, box=None, *,
 
 def quantized(taps: _weights.Taps) -> _weights.Taps:
     """Pillow's 8-bit coefficients: ``k = trunc(w * 2**22 +- 0.5)`` (away from zero), ``k / 2**22``."""
-    return _weights.Taps(taps.index, _rounding.quantize_weights(taps.weight, PRECISION_BITS), taps.in_size)
+    return taps.map_weights(lambda w: _rounding.quantize_weights(w, PRECISION_BITS))
 
 
 def pass_order(changed: list[int], in_shape, out_shape) -> list[int]:
