@@ -273,3 +273,28 @@ def test_wide_pillow_windows_built_in_tiles_are_pillow_bit_for_bit(method, monke
         want = np.asarray(Image.fromarray(img).resize((ow, oh), filters[method]))
         got = np.asarray(jax_resize.resize(img, (oh, ow), method))
         np.testing.assert_array_equal(got, want)
+
+
+def test_shared_band_matches_the_window_formula_and_expands_on_demand():
+    # a 1000x shrink: rows away from the edges repeat one pattern (weights.SharedBand); oracle:
+    # clipped_window_taps's formula evaluated row by row in plain Python (Pillow's window rule)
+    in_size, out_size, scale = 12000, 12, 1000.0
+    kernel = kernels.lanczos(3)
+    center = (np.arange(out_size) + 0.5) * scale
+    record = weights._freeze(weights.clipped_window_taps(center, scale, in_size, kernel))
+    assert isinstance(record, weights.SharedBand) and record.table.shape[0] < out_size
+    assert not record._expanded  # freezing does not expand the rows
+    support = 3 * scale
+    want = np.zeros((out_size, in_size))
+    for o, c in enumerate(center):
+        lo, hi = max(int(c - support + 0.5), 0), min(int(c + support + 0.5), in_size)
+        w = [float(kernel(np, np.float64((j - c + 0.5) / scale), 1.0)) for j in range(lo, hi)]
+        want[o, lo:hi] = np.array(w) / sum(w)
+    np.testing.assert_allclose(weights.record_matrix(record), want, rtol=0, atol=1e-15)
+    assert not record.weight.flags.writeable and not record.index.flags.writeable
+    doubled = record.map_weights(lambda w: 2 * w)
+    assert isinstance(doubled, weights.SharedBand)
+    np.testing.assert_array_equal(doubled.weight, 2 * record.weight)
+    flagged = record.with_outside(np.arange(out_size) == 0)
+    assert isinstance(flagged, weights.SharedBand) and flagged.outside[0] and not flagged.outside[1:].any()
+    assert record.width == record.index.shape[1] and record.out_size == out_size
