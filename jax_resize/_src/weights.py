@@ -172,9 +172,10 @@ class SharedBand(Taps):
 
 
 def shared_band(start: np.ndarray, row_class: np.ndarray, table: np.ndarray, in_size: int) -> Taps:
-    """The band ``(start, table[row_class])`` as a :class:`SharedBand` when rows share patterns,
+    """The band ``(start, table[row_class])`` as a :class:`SharedBand` when rows share patterns or
+    the band is wider than ``WIDE_WINDOW`` taps (applied in a loop: its index is never needed),
     else as plain :class:`Taps`."""
-    if table.shape[0] < row_class.shape[0]:
+    if table.shape[0] < row_class.shape[0] or table.shape[1] > WIDE_WINDOW:
         return SharedBand(start.astype(np.int64), row_class, table, in_size)
     return Taps(_band_index(start, table.shape[1]), table[row_class], in_size)
 
