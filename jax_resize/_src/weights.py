@@ -600,8 +600,14 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     # one pattern per (class, shift), and per edge slot of the rows that read an edge pixel
     key = np.where(lost, -1 - (edge - placed), cls * (width + 1) + shift)
     _, pair_first, pair_of = np.unique(key, return_index=True, return_inverse=True)
-    if np.array_equal(cls[pair_first], np.arange(rep.size)) and not shift[pair_first].any():
-        table = band[:, :trimmed]  # each class one pattern, unshifted: no copy (10**6-wide rows)
+    if rep.size <= 256 and np.array_equal(cls[pair_first], np.arange(rep.size)):
+        # each class one pattern: shifted in place (no fresh [patterns, width] array: 10**6-wide rows)
+        for r, s in enumerate(shift[pair_first].tolist()):
+            m = max(0, min(trimmed, width - s))
+            if s:
+                band[r, :m] = band[r, s : s + m]
+            band[r, m:trimmed] = 0.0
+        table = band[:, :trimmed]
     else:
         table = _shifted_rows(band, cls[pair_first], shift[pair_first], trimmed)
     one_hot = lost[pair_first]
