@@ -600,16 +600,7 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     # one pattern per (class, shift), and per edge slot of the rows that read an edge pixel
     key = np.where(lost, -1 - (edge - placed), cls * (width + 1) + shift)
     _, pair_first, pair_of = np.unique(key, return_index=True, return_inverse=True)
-    if rep.size <= 256 and np.array_equal(cls[pair_first], np.arange(rep.size)):
-        # each class one pattern: shifted in place (no fresh [patterns, width] array: 10**6-wide rows)
-        for r, s in enumerate(shift[pair_first].tolist()):
-            m = max(0, min(trimmed, width - s))
-            if s:
-                band[r, :m] = band[r, s : s + m]
-            band[r, m:trimmed] = 0.0
-        table = band[:, :trimmed]
-    else:
-        table = _shifted_rows(band, cls[pair_first], shift[pair_first], trimmed)
+    table = _shifted_rows(band, cls[pair_first], shift[pair_first], trimmed, scratch=True)
     one_hot = lost[pair_first]
     if one_hot.any():
         table[one_hot] = 0.0
@@ -617,17 +608,25 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     return shared_band(placed, pair_of.reshape(-1), table, in_size)
 
 
-def _shifted_rows(band: np.ndarray, rows: np.ndarray, shift: np.ndarray, width: int) -> np.ndarray:
-    """``out[p, j] = band[rows[p], shift[p] + j]`` for ``j < width`` (0 past the band's end)."""
+def _shifted_rows(
+    band: np.ndarray, rows: np.ndarray, shift: np.ndarray, width: int, scratch: bool = False
+) -> np.ndarray:
+    """``out[p, j] = band[rows[p], shift[p] + j]`` for ``j < width`` (0 past the band's end).
+    ``scratch``: ``band`` may be overwritten; when ``rows`` is every row in order, the rows are
+    shifted in place and a view of ``band`` returned (no fresh array: 10**6-wide rows)."""
     if rows.size > 256:  # many distinct rows: one gather
         j = shift[:, None] + np.arange(width)[None, :]
         source = np.take_along_axis(band[rows], np.minimum(j, band.shape[1] - 1), axis=1)
         return np.where(j < band.shape[1], source, 0.0)
-    out = np.zeros((rows.size, width), band.dtype)
+    in_place = scratch and np.array_equal(rows, np.arange(band.shape[0]))
+    out = band if in_place else np.zeros((rows.size, width), band.dtype)
     for p, (r, s) in enumerate(zip(rows.tolist(), shift.tolist())):  # a few rows: slices
         m = max(0, min(width, band.shape[1] - s))
-        out[p, :m] = band[r, s : s + m]
-    return out
+        if not in_place or s:
+            out[p, :m] = band[r, s : s + m]
+        if in_place:
+            out[p, m:width] = 0.0
+    return out[:, :width] if in_place else out
 
 
 def _stack_bands(blocks: list[Taps], in_size: int) -> Taps:
