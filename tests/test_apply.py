@@ -3,6 +3,7 @@
 Oracles: the ONNX reference evaluator (values), numpy (round-half-even + saturation), loops.
 """
 
+import logging
 import subprocess
 import sys
 import textwrap
@@ -14,6 +15,8 @@ import pytest
 from conftest import reference_resize
 from jax.test_util import check_grads
 
+import jax_resize
+import jax_resize.compat
 from jax_resize import onnx_resize, resize
 from jax_resize._src import apply as _apply
 
@@ -71,6 +74,11 @@ def test_grad_with_respect_to_traced_roi():
     np.testing.assert_allclose(jax.jit(f)(roi), want, rtol=1e-5, atol=1e-5)
 
 
+def _compiled_applications() -> int:
+    """Programs compiled by the jitted applications (eager CPU calls have one with its own options)."""
+    return sum(f._cache_size() for f in (_apply.apply, _apply._apply_eager_cpu) if f is not None)
+
+
 def test_second_call_does_not_recompile():
     x = RNG.standard_normal((3, 8, 8)).astype(np.float32)
     f = jax.jit(lambda v: onnx_resize(v, scales=[1, 2, 2], mode="linear"))
@@ -80,9 +88,11 @@ def test_second_call_does_not_recompile():
     assert f._cache_size() == before == 1
     # eager calls share one compiled apply per structure too
     onnx_resize(x, scales=[1, 2, 2], mode="cubic")
-    n = _apply.apply._cache_size()
+    n = _compiled_applications()
     onnx_resize(x * 2, scales=[1, 2, 2], mode="cubic")
-    assert _apply.apply._cache_size() == n
+    assert _compiled_applications() == n
+    onnx_resize(x[:2], scales=[1, 2, 2], mode="cubic")  # the count does see a new shape
+    assert _compiled_applications() == n + 1
 
 
 @pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.int16, np.uint16, np.int32])
@@ -277,3 +287,62 @@ def test_large_plans_are_not_constants_of_the_callers_program():
     np.testing.assert_array_equal(np.asarray(fn(a)), want)
     batched = jax.jit(jax.vmap(lambda v: resize(v, (1, 100), "pil_lanczos")))(a[:, None, :])
     np.testing.assert_array_equal(np.asarray(batched)[:, 0], want)
+
+
+def _compiles(caplog) -> list[str]:
+    return [r.getMessage().split(" with ")[0] for r in caplog.records if r.getMessage().startswith("Compiling")]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: resize(x, (23, 19, 3), "linear", antialias=True),
+        lambda x: onnx_resize(x, sizes=[23, 19], axes=[0, 1], mode="cubic"),
+        lambda x: jax_resize.compat.pil_resize(x, (19, 23), jax_resize.compat.Resampling.BICUBIC),
+    ],
+    ids=["resize", "onnx_resize", "pil_resize"],
+)
+def test_first_eager_call_compiles_only_the_application(call, caplog):
+    # a new input shape costs one XLA compilation (the application), not one per helper op:
+    # jnp.asarray of a numpy input alone compiles a copy program per shape (~20 ms)
+    shape = (int(RNG.integers(300, 400)), int(RNG.integers(300, 400)), 3)
+    x = RNG.integers(0, 256, shape, dtype=np.uint8)
+    with caplog.at_level(logging.WARNING), jax.log_compiles(True):
+        call(x).block_until_ready()
+    assert _compiles(caplog) == ["Compiling jit(_apply)"]
+
+
+@pytest.mark.skipif(jax.default_backend() != "cpu", reason="the eager compiler options are CPU's")
+def test_eager_cpu_options_keep_results():
+    # the eager application compiles with EAGER_CPU_COMPILER_OPTIONS; the caller's jit with XLA's
+    # defaults. Integer results are equal bit for bit; float results to the last bit or so
+    assert _apply._apply_eager_cpu is not None  # the jax that CI installs knows the options
+    x = RNG.integers(0, 256, (37, 41, 4), dtype=np.uint8)
+    for method in ["pil_bilinear", "pil_bicubic", "pil_lanczos", "pil_box"]:
+        f = lambda v: resize(v, (111, 29, 4), method)
+        eager, jitted = np.asarray(f(x)), np.asarray(jax.jit(f)(x))
+        assert eager.dtype == np.uint8
+        np.testing.assert_array_equal(eager, jitted)
+    for method in ["linear", "cubic", "lanczos3"]:
+        f = lambda v: resize(v, (111, 29, 4), method)
+        np.testing.assert_allclose(f(x), jax.jit(f)(x), rtol=2e-7, atol=2e-5)
+
+
+def test_eager_falls_back_when_xla_lacks_the_options(monkeypatch):
+    x = RNG.random((9, 11)).astype(np.float32)
+    want = np.asarray(jax.jit(lambda v: resize(v, (5, 7), "linear"))(x))
+
+    def unknown(*args, **kwargs):
+        raise RuntimeError("INVALID_ARGUMENT: No such compile option: 'xla_cpu_use_fusion_emitters'")
+
+    monkeypatch.setattr(_apply, "_apply_eager_cpu", unknown)
+    np.testing.assert_allclose(resize(x, (5, 7), "linear", strategy="banded"), want, rtol=1e-6)
+    assert _apply._apply_eager_cpu is None  # given up once and for all
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("some other failure")
+
+    monkeypatch.setattr(_apply, "_apply_eager_cpu", broken)
+    if jax.default_backend() == "cpu":
+        with pytest.raises(RuntimeError, match="some other failure"):
+            resize(x, (5, 9), "linear", strategy="banded")

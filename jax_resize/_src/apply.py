@@ -32,7 +32,8 @@ from __future__ import annotations
 
 import collections
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import cast
 
 import jax
 import jax.numpy as jnp
@@ -72,7 +73,7 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
     ``None``); ``dtype`` the output dtype (``None``: ``x``'s); ``local_nonfinite=False`` lets
     dense contractions spread NaN/Inf as a plain matmul does (no ``lax.cond``, which ``vmap``
     turns into both branches)."""
-    x = jnp.asarray(x)
+    x = _dtypes.as_array(x)
     dtype = np.dtype(dtype or x.dtype)
     if all(isinstance(p, _strategies.GatherPlan) for p in plans):
         fill = _rounding.scalar_as(extrapolation_value, x.dtype)
@@ -129,10 +130,42 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
     return _rounding.to_output(y, dtype, integer.rounding)
 
 
-apply = jax.jit(
-    _apply,
-    static_argnames=("extrapolation_value", "precision", "integer", "fixed_shifts", "dtype", "local_nonfinite"),
-)
+_STATIC = ("extrapolation_value", "precision", "integer", "fixed_shifts", "dtype", "local_nonfinite")
+apply = jax.jit(_apply, static_argnames=_STATIC)
+
+#: XLA options of an eager call's own compilation on CPU, for programs without a polyphase
+#: plan. XLA's older loop emitters (``xla_cpu_use_fusion_emitters=False``) compile this program
+#: in 55-75 % of the time of the default fusion emitters and run it as fast or faster. Measured
+#: in one process, alternately (2-core CPU): 300x317 -> 224 uint8 linear antialias compiles in
+#: 0.100 s instead of 0.163 s; 12 MP -> 224 ``pil_bilinear`` in 0.30 s instead of 0.49 s and runs
+#: in 38 ms instead of 55 ms. Polyphase plans keep XLA's defaults: their interleaving fusion ran
+#: 1.2-1.4x slower on the older emitters (x2 upsampling). Float results may differ from the
+#: default compilation in the last bit; integer results were equal over 480 drawn cases. Inside a
+#: caller's ``jit`` the caller's options rule.
+EAGER_CPU_COMPILER_OPTIONS = {"xla_cpu_use_fusion_emitters": False}
+_apply_eager_cpu: Callable | None
+try:
+    _apply_eager_cpu = jax.jit(_apply, static_argnames=_STATIC, compiler_options=EAGER_CPU_COMPILER_OPTIONS)
+except TypeError:  # a jax without per-function compiler options
+    _apply_eager_cpu = None
+
+
+def _eager(x, plans, **static):
+    """:data:`apply` for a concrete ``x``, compiled with ``EAGER_CPU_COMPILER_OPTIONS`` on CPU
+    unless a plan is polyphase (falls back to the default options, once and for all, on an XLA
+    that does not know them)."""
+    global _apply_eager_cpu
+    polyphase = any(isinstance(p, _strategies.PolyphaseApplyPlan) for p in plans)
+    if _apply_eager_cpu is None or polyphase or jax.default_backend() != "cpu":
+        return apply(x, plans, **static)
+    try:
+        return _apply_eager_cpu(x, plans, **static)
+    except Exception as error:  # only an unknown-option error is swallowed
+        if not any(name in str(error) for name in EAGER_CPU_COMPILER_OPTIONS):
+            raise
+        _apply_eager_cpu = None
+        return apply(x, plans, **static)
+
 
 #: ``fixed_shifts`` marker: the pass runs in exact int32 arithmetic (:func:`_int32_fixed_point`).
 INT32 = "int32"
@@ -239,7 +272,7 @@ def run(
       ``dtype``).
     """
     strategy = _v.choice("strategy", strategy, _strategies.STRATEGY_NAMES)
-    x = jnp.asarray(x)
+    x = _dtypes.as_array(x)
     dtype = np.dtype(dtype or x.dtype)
     if not ops:
         return x.astype(dtype)
@@ -255,10 +288,10 @@ def run(
         ops = pass_order(ops, x.shape, dense)
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, jax.default_backend())
     if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
-        plans = _fetched(plans.host)
+        plans, application = _fetched(plans.host), cast(Callable, apply)
     else:
-        plans = plans.device()
-    return apply(
+        plans, application = plans.device(), _eager
+    return application(
         x,
         plans,
         extrapolation_value=float(extrapolation_value),

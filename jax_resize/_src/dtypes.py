@@ -33,6 +33,26 @@ def check_dtype(dtype, *, name: str = "X") -> np.dtype:
     return dtype
 
 
+def as_array(value) -> jax.Array:
+    """``value`` as a jax array, without compiling anything for a new shape.
+
+    jax arrays and tracers are returned unchanged. A numpy array of a plain numeric dtype is
+    copied to the default device with :func:`jax.device_put` (the same dtype canonicalisation as
+    ``jnp.asarray``, which instead runs a copy program compiled for every new shape: ~20 ms of a
+    first call on a 2-core CPU); a byte-swapped one is brought to native order first. Anything
+    else (lists, scalars, other dtypes) goes through ``jnp.asarray``.
+    """
+    if isinstance(value, (jax.Array, jax.core.Tracer)):
+        return value
+    if isinstance(value, np.ndarray) and value.dtype.kind in _SUPPORTED_KINDS:
+        if not value.dtype.isnative:  # byte-swapped (big-endian files): jax takes native order only
+            value = value.astype(value.dtype.newbyteorder("="))
+        return jax.device_put(value)
+    import jax.numpy as jnp
+
+    return jnp.asarray(value)
+
+
 def compute_dtype(dtype) -> np.dtype:
     """The real float type used to compute a filtered (non-gather) resize of ``dtype``."""
     dtype = np.dtype(dtype)

@@ -154,7 +154,7 @@ def resize_ragged(
             "(the pil_* methods build Pillow's windows on the host)."
         )
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
-    images = jnp.asarray(images)
+    images = _dtypes.as_array(images)
     if images.ndim < 2:
         raise ValueError(f"images must be [N, D_1, ...] with at least one example axis; got shape {images.shape}.")
     shape = _v.shape_tuple("shape", shape, images.ndim - 1)

@@ -275,14 +275,13 @@ def data_array(name: str, value, mode: str) -> jax.Array:
       TypeError: unsupported dtype (strings, objects), or bool with a mode other than nearest.
       ValueError: a scalar.
     """
-    import jax.numpy as jnp
 
     from . import dtypes as _dtypes
 
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(value), name=name)
     if dtype.kind == "b" and mode != "nearest":
         raise TypeError(f"{name} has dtype bool, which only mode='nearest' can resize; got mode={mode!r}.")
-    value = jnp.asarray(value)
+    value = _dtypes.as_array(value)
     if value.ndim < 1:
         raise ValueError(f"{name} must have rank >= 1; got a scalar of shape {value.shape}.")
     return value

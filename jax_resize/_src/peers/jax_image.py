@@ -248,7 +248,7 @@ def resize(
     """
     method = _method_name(method)
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
-    image = jnp.asarray(image)
+    image = _dtypes.as_array(image)
     shape = _v.shape_tuple("shape", shape, image.ndim)
     _v.check_output_size(shape, "shape")
     if method in _pillow.METHODS:
@@ -397,7 +397,7 @@ def scale_and_translate(
             + "."
         )
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
-    image = jnp.asarray(image)
+    image = _dtypes.as_array(image)
     if dtype.kind not in "fc":  # jax.image's promotion: the default float type
         image = image.astype(jax.dtypes.canonicalize_dtype(np.float64))
     shape = _v.shape_tuple("shape", shape, image.ndim)

@@ -282,7 +282,7 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
     """
     interpolation = _interpolation(interpolation)
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(src), name="src")
-    x = jax.numpy.asarray(src)
+    x = _dtypes.as_array(src)
     if x.ndim not in (2, 3):
         raise ValueError(f"src must be an [H, W] or [H, W, C] image; got shape {x.shape}.")
     if x.shape[0] == 0 or x.shape[1] == 0 or (x.ndim == 3 and x.shape[2] == 0):

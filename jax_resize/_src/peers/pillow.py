@@ -335,7 +335,7 @@ def premultiply(image) -> jax.Array:
     Source: Pillow ``src/libImaging/Convert.c`` (``rgbA2rgba``, ``lA2la``; ``MULDIV255`` in
     ``ImagingUtils.h``).
     """
-    x = jnp.asarray(image).astype(jnp.int32)
+    x = _dtypes.as_array(image).astype(jnp.int32)
     alpha = x[..., -1:]
     t = x[..., :-1] * alpha + 128
     return jnp.concatenate([((t >> 8) + t) >> 8, alpha], axis=-1).astype(jnp.uint8)
@@ -360,7 +360,7 @@ def unpremultiply(image) -> jax.Array:
 
     Source: Pillow ``src/libImaging/Convert.c`` (``rgba2rgbA``, ``la2lA``).
     """
-    x = jnp.asarray(image).astype(jnp.int32)
+    x = _dtypes.as_array(image).astype(jnp.int32)
     alpha, colour = x[..., -1:], x[..., :-1]
     divided = jnp.minimum((255 * colour) // jnp.maximum(alpha, 1), 255)
     colour = jnp.where((alpha == 0) | (alpha == 255), colour, divided)
@@ -512,7 +512,7 @@ def resize_method(
     Returns:
       Array of ``shape`` and ``image``'s dtype.
     """
-    image = jnp.asarray(image)
+    image = _dtypes.as_array(image)
     premultiplied = check_alpha(image.shape, shape, image.dtype, alpha)
     changed = [a for a in range(image.ndim) if image.shape[a] != shape[a]]
     _v.check_empty_axes([image.shape[a] for a in changed], [shape[a] for a in changed], changed)
@@ -738,7 +738,7 @@ def pil_resize(
         raise ValueError(f"reducing_gap={reducing_gap!r} must be None or >= 1.0.")
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
     mode = image_mode(shape, dtype, mode)
-    image = jnp.asarray(image)
+    image = _dtypes.as_array(image)
     if mode in _MODE_DTYPE:
         image = image.astype(_MODE_DTYPE[mode])  # the pixels Image.fromarray stores
     if box == (0.0, 0.0, float(in_w), float(in_h)) and (width, height) == (in_w, in_h):

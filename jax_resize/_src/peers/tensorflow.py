@@ -315,7 +315,7 @@ def _as_float32(images) -> jax.Array:
         )
     if isinstance(images, jax.Array) or _v.is_traced(images):
         return jnp.asarray(images).astype(jnp.float32)
-    return jnp.asarray(np.asarray(images).astype(np.float32))
+    return _dtypes.as_array(np.asarray(images).astype(np.float32))
 
 
 def _filter_records(method: str, *, antialias=False, align_corners=False, half_pixel_centers=True):
@@ -497,7 +497,7 @@ def tf_resize_v1(
     if preserve_aspect_ratio:
         size = _aspect_size(in_hw, size)
     if size == in_hw:
-        return jnp.asarray(images)
+        return _dtypes.as_array(images)
     return _resize_with(images, size, hw, in_hw, method, align_corners=align_corners, half_pixel_centers=False)
 
 

@@ -373,7 +373,7 @@ def torch_interpolate(
     if recompute_scale_factor is not None:
         recompute_scale_factor = _v.flag("recompute_scale_factor", recompute_scale_factor)
     dtype = _dtypes.check_dtype(_dtypes.dtype_of(input), name="input")
-    x = jnp.asarray(input)
+    x = _dtypes.as_array(input)
     if x.ndim not in (3, 4, 5):
         raise ValueError(f"input must be [N, C, W], [N, C, H, W] or [N, C, D, H, W] (rank 3-5); got shape {x.shape}.")
     in_sizes = [int(n) for n in x.shape[2:]]
