@@ -357,7 +357,7 @@ class _Plans:
     def device(self):
         if self._device is None:
             with jax.ensure_compile_time_eval():  # concrete arrays even when called under a trace
-                self._device = jax.tree_util.tree_map(jax.device_put, self.host)
+                self._device = jax.device_put(self.host)  # one batched transfer of every leaf
         return self._device
 
 
