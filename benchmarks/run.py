@@ -12,9 +12,11 @@ the last two columns list every process's ratios, since page faults and huge-pag
 move single runs by up to 3x on a shared 2-core machine.
 
 Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output benchmarks/RESULTS.md]
-[--section tensors|photos|ragged|shrinks|all]`` (photos: benchmarks/photos.py, one fresh process per row; ragged:
-benchmarks/ragged.py, 64 photos of mixed sizes to one shape, all rows in one fresh process; shrinks:
-benchmarks/shrinks.py, first calls of extreme shrinks against jax.image / Pillow, one fresh process per row).
+[--section tensors|photos|ragged|shrinks|first|all]`` (photos: benchmarks/photos.py, one fresh process per row;
+ragged: benchmarks/ragged.py, 64 photos of mixed sizes to one shape, all rows in one fresh process; shrinks:
+benchmarks/shrinks.py, first calls of extreme shrinks against jax.image / Pillow, one fresh process per row; first:
+benchmarks/first_calls.py, first calls of new photo shapes and small eager calls against jax.image, one fresh
+process per row).
 Peers that are not installed are reported as n/a (``pip install -e ".[bench]"`` installs them).
 
 Allocation: XLA:CPU (and torch) allocate every output afresh; glibc serves large buffers with
@@ -234,17 +236,24 @@ def main(argv=None):
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
     parser.add_argument(
         "--section",
-        choices=("tensors", "photos", "ragged", "shrinks", "all"),
+        choices=("tensors", "photos", "ragged", "shrinks", "first", "all"),
         default="all",
         help="tensors: the float32 batch workloads; photos: uint8 camera photos (benchmarks/photos.py); "
         "ragged: 64 photos of mixed sizes to one shape (benchmarks/ragged.py); "
-        "shrinks: first calls of extreme shrinks (benchmarks/shrinks.py)",
+        "shrinks: first calls of extreme shrinks (benchmarks/shrinks.py); "
+        "first: first calls of new photo shapes and small eager calls (benchmarks/first_calls.py)",
     )
     parser.add_argument("--workload", help=argparse.SUPPRESS)  # internal: run one workload, print its row
     parser.add_argument("--photo-workload", help=argparse.SUPPRESS)  # internal: one photo workload
     parser.add_argument("--ragged-workload", action="store_true", help=argparse.SUPPRESS)  # internal: ragged rows
     parser.add_argument("--shrink-workload", help=argparse.SUPPRESS)  # internal: one shrink row
+    parser.add_argument("--first-workload", help=argparse.SUPPRESS)  # internal: one first-call row
     args = parser.parse_args(argv)
+    if args.first_workload is not None:
+        import first_calls
+
+        print(first_calls.first_call_row(args.first_workload, args.repeats), flush=True)
+        return 0
     if args.shrink_workload is not None:
         import shrinks
 
@@ -317,13 +326,15 @@ def _machine(bw: float, repeats: int, runs: int, section: str = "tensors") -> st
     elif section == "all":
         how = (
             f"tensors: each workload in {runs} fresh processes (the row: the median ratio; the last two "
-            "columns: every process's ratios); photos and shrinks: one fresh process per row; ragged: one process"
+            "columns: every process's ratios); photos, shrinks and first: one fresh process per row; ragged: one "
+            "process"
         )
     else:
         how = {
             "photos": "photos: one fresh process per row",
             "ragged": "ragged: one process for the section",
             "shrinks": "shrinks: one fresh process per row",
+            "first": "first: one fresh process per row",
         }[section]
     return (
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
@@ -376,6 +387,8 @@ def _run_isolated(args) -> int:
         rows += ["", *_ragged_rows(args)]
     if args.section in ("shrinks", "all"):
         rows += ["", *_shrink_rows(args)]
+    if args.section in ("first", "all"):
+        rows += ["", *_first_call_rows(args)]
     machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs), args.section)
     table = "\n".join(rows)
     print()
@@ -429,6 +442,13 @@ def _ragged_rows(args) -> list[str]:
     for row in rows[2:]:
         print(row, flush=True)
     return rows
+
+
+def _first_call_rows(args) -> list[str]:
+    """The first section (benchmarks/first_calls.py): each row in a fresh process (a real first call)."""
+    import first_calls
+
+    return _fresh_process_rows(args, first_calls.HEADER, first_calls.NAMES, "--first-workload")
 
 
 def _shrink_rows(args) -> list[str]:

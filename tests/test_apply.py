@@ -11,6 +11,7 @@ import textwrap
 import jax
 import jax.numpy as jnp
 import numpy as np
+import PIL.Image
 import pytest
 from conftest import reference_resize
 from jax.test_util import check_grads
@@ -326,6 +327,18 @@ def test_eager_cpu_options_keep_results():
     for method in ["linear", "cubic", "lanczos3"]:
         f = lambda v: resize(v, (111, 29, 4), method)
         np.testing.assert_allclose(f(x), jax.jit(f)(x), rtol=2e-7, atol=2e-5)
+
+
+def test_concrete_input_inside_a_callers_jit():
+    # a closed-over concrete array is resized while the caller's trace is active: the application
+    # is inlined into the caller's program (no nested jit with compiler options of its own)
+    x = RNG.integers(0, 256, (41, 37, 3), dtype=np.uint8)
+    want = PIL.Image.fromarray(x).resize((17, 19), PIL.Image.Resampling.BILINEAR)
+    got = jax.jit(lambda: resize(x, (19, 17, 3), "pil_bilinear"))()
+    np.testing.assert_array_equal(got, np.asarray(want))
+    if jax.default_backend() == "cpu":
+        assert _apply._apply_eager_cpu is not None  # still used by later eager calls
+    np.testing.assert_array_equal(resize(x, (19, 17, 3), "pil_bilinear"), np.asarray(want))
 
 
 def test_eager_falls_back_when_xla_lacks_the_options(monkeypatch):

@@ -150,13 +150,22 @@ except TypeError:  # a jax without per-function compiler options
     _apply_eager_cpu = None
 
 
+def _top_level() -> bool:
+    """Whether no trace is active: a concrete ``x`` can still be resized inside a caller's ``jit``
+    (a closed-over array), where a ``jit`` with its own compiler options may not be called."""
+    from jax._src import core  # no public equivalent; without it, eager calls keep XLA's defaults
+
+    clean = getattr(core, "trace_state_clean", None)
+    return clean is not None and bool(clean())
+
+
 def _eager(x, plans, **static):
     """:data:`apply` for a concrete ``x``, compiled with ``EAGER_CPU_COMPILER_OPTIONS`` on CPU
-    unless a plan is polyphase (falls back to the default options, once and for all, on an XLA
-    that does not know them)."""
+    unless a plan is polyphase or a trace is active (falls back to the default options, once and
+    for all, on an XLA that does not know them)."""
     global _apply_eager_cpu
     polyphase = any(isinstance(p, _strategies.PolyphaseApplyPlan) for p in plans)
-    if _apply_eager_cpu is None or polyphase or jax.default_backend() != "cpu":
+    if _apply_eager_cpu is None or polyphase or jax.default_backend() != "cpu" or not _top_level():
         return apply(x, plans, **static)
     try:
         return _apply_eager_cpu(x, plans, **static)
