@@ -135,7 +135,7 @@ apply = jax.jit(_apply, static_argnames=_STATIC)
 
 #: XLA options of an eager call's own compilation on CPU, for programs without a polyphase
 #: plan. XLA's older loop emitters (``xla_cpu_use_fusion_emitters=False``) compile this program
-#: in 55-75 % of the time of the default fusion emitters and run it as fast or faster. Measured
+#: in 43-75 % of the time of the default fusion emitters and run it about as fast. Measured
 #: in one process, alternately (2-core CPU): 300x317 -> 224 uint8 linear antialias compiles in
 #: 0.100 s instead of 0.163 s; 12 MP -> 224 ``pil_bilinear`` in 0.30 s instead of 0.49 s and runs
 #: in 38 ms instead of 55 ms. Polyphase plans keep XLA's defaults: their interleaving fusion ran
