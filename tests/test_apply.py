@@ -319,14 +319,16 @@ def test_eager_cpu_options_keep_results():
     # defaults. Integer results are equal bit for bit; float results to the last bit or so
     assert _apply._apply_eager_cpu is not None  # the jax that CI installs knows the options
     x = RNG.integers(0, 256, (37, 41, 4), dtype=np.uint8)
+    before = _apply._apply_eager_cpu._cache_size()
     for method in ["pil_bilinear", "pil_bicubic", "pil_lanczos", "pil_box"]:
-        f = lambda v: resize(v, (111, 29, 4), method)
+        f = lambda v: resize(v, (111, 29, 4), method, strategy="banded")  # banded: not polyphase
         eager, jitted = np.asarray(f(x)), np.asarray(jax.jit(f)(x))
         assert eager.dtype == np.uint8
         np.testing.assert_array_equal(eager, jitted)
     for method in ["linear", "cubic", "lanczos3"]:
-        f = lambda v: resize(v, (111, 29, 4), method)
+        f = lambda v: resize(v, (111, 29, 4), method, strategy="banded")
         np.testing.assert_allclose(f(x), jax.jit(f)(x), rtol=2e-7, atol=2e-5)
+    assert _apply._apply_eager_cpu._cache_size() > before  # the eager calls did use the options
 
 
 def test_concrete_input_inside_a_callers_jit():
