@@ -22,6 +22,7 @@ import time
 import jax
 import jax.numpy as jnp
 import numpy as np
+from photos import median_ms
 
 import jax_resize
 
@@ -55,15 +56,6 @@ def _first(fn, x, compiled: list[float]) -> tuple[float, float]:
     return time.perf_counter() - t0, compiled[0] - before
 
 
-def _median_ms(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        jax.block_until_ready(fn())
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times)) * 1e3
-
-
 def _eager_row(repeats: int) -> str:
     x = jnp.asarray(np.random.default_rng(0).random((224, 224, 3)).astype(np.float32))
     ours = lambda: jax_resize.resize(x, (112, 112, 3), "linear")
@@ -93,6 +85,6 @@ def first_call_row(name: str, repeats: int) -> str:
     rows = []
     for fn in (ours, peer):
         first, compile_s = _first(fn, x, compiled)
-        rows.append((first, compile_s, _median_ms(lambda fn=fn: fn(x), repeats)))
+        rows.append((first, compile_s, median_ms(lambda fn=fn: jax.block_until_ready(fn(x)), repeats)))
     (of, oc, ow), (pf, pc, pw) = rows
     return f"| {name} | {of:.3f} | {oc:.3f} | {ow:.1f} | {pf:.3f} | {pc:.3f} | {pw:.1f} | {of / pf:.2f} |"

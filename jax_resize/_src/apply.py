@@ -73,7 +73,6 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
     ``None``); ``dtype`` the output dtype (``None``: ``x``'s); ``local_nonfinite=False`` lets
     dense contractions spread NaN/Inf as a plain matmul does (no ``lax.cond``, which ``vmap``
     turns into both branches)."""
-    x = _dtypes.as_array(x)
     dtype = np.dtype(dtype or x.dtype)
     if all(isinstance(p, _strategies.GatherPlan) for p in plans):
         fill = _rounding.scalar_as(extrapolation_value, x.dtype)
