@@ -37,7 +37,7 @@ def as_array(value) -> jax.Array:
     """``value`` as a jax array, without compiling anything for a new shape.
 
     jax arrays and tracers are returned unchanged. A numpy array of a plain numeric dtype is
-    copied to the default device with :func:`jax.device_put` (the same dtype canonicalisation as
+    put on the default device with :func:`jax.device_put` (the same dtype canonicalisation as
     ``jnp.asarray``, which instead runs a copy program compiled for every new shape: ~20 ms of a
     first call on a 2-core CPU); a byte-swapped one is brought to native order first. Anything
     else (lists, scalars, other dtypes) goes through ``jnp.asarray``.
