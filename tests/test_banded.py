@@ -1,12 +1,18 @@
 """The banded contraction on wide filters (more than ``MAX_UNROLLED_TAPS`` taps: large shrinks),
-applied in a loop instead of one op per tap.
+applied in a loop instead of one op per tap; and the CPU row loop (:func:`~jax_resize._src.banded.row_loop`)
+of a large shrink's first pass over long rows.
 
 Contract: the looped contraction gives the same values as the filter it applies, keeps NaN/Inf
-local, differentiates, and its program does not grow with the tap count.
+local, differentiates, and its program does not grow with the tap count. The row loop is taken
+only where it is eligible (first pass, taps, row length, threads), gives the filter's values
+(Pillow-exact uint8 included), its gradients, under ``vmap`` too, and keeps NaN/Inf local.
 
 Oracles: ``jax.image.resize`` / ``jax.image.scale_and_translate`` (values and gradients, on the
-same filters), ``PIL.Image.resize`` (bit exact uint8), and the count of equations in the jaxpr.
+same filters), ``PIL.Image.resize`` (bit exact uint8), numpy sums of gathered rows, the count of
+equations in the jaxpr and of while loops in the compiled program.
 """
+
+import os
 
 import jax
 import jax.numpy as jnp
@@ -206,3 +212,108 @@ def test_shared_pillow_band_is_bit_exact_under_jit(method, pil):
     want = np.asarray(Image.fromarray(a).resize((2, 30), pil))
     np.testing.assert_array_equal(np.asarray(y), want)
     np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: resize(v, (30, 2), method))(a)), want)
+
+
+# --- the CPU row loop (a large shrink's first pass over rows of at least ROW_LOOP_MIN_RUN) ---
+
+
+@pytest.fixture
+def row_loop_on(monkeypatch):
+    """The row loop wherever it is eligible, whatever this machine's thread count (the gather
+    otherwise): fresh compilations, as eligibility is decided when a program is lowered."""
+    monkeypatch.setattr(_banded, "ROW_LOOP_MAX_THREADS", 1 << 20)
+    jax.clear_caches()
+    yield
+    jax.clear_caches()
+
+
+def _while_loops(fn, x) -> int:
+    return jax.jit(fn).lower(x).compile().as_text().count(" while(")
+
+
+# [H, W, 3] with rows of W * 3 >= ROW_LOOP_MIN_RUN elements, H shrunk by ~15 (linear: ~31 taps)
+PHOTO_SHAPE, PHOTO_OUT = (600, 400, 3), (40, 30, 3)
+
+
+def test_row_loop_takes_only_wide_first_passes_over_long_rows(row_loop_on, monkeypatch):
+    x = jnp.zeros(PHOTO_SHAPE, jnp.uint8)
+    assert _while_loops(lambda v: resize(v, PHOTO_OUT, "linear", antialias=True), x) == 1
+    assert _while_loops(lambda v: resize(v, (40, 400, 3), "linear", antialias=True), x) == 1
+    # too few taps, rows too short, or too many threads: the gather
+    assert _while_loops(lambda v: resize(v, (300, 30, 3), "linear", antialias=True), x) == 0
+    short = jnp.zeros((600, 100, 3), jnp.uint8)  # rows of 300 elements
+    assert _while_loops(lambda v: resize(v, (40, 100, 3), "linear", antialias=True), short) == 0
+    monkeypatch.setattr(_banded, "ROW_LOOP_MAX_THREADS", 0)
+    jax.clear_caches()
+    assert _while_loops(lambda v: resize(v, PHOTO_OUT, "linear", antialias=True), x) == 0
+
+
+def test_row_loop_threads_default_is_this_machines_affinity():
+    threads = _banded._cpu_threads()
+    assert 1 <= threads <= (os.cpu_count() or threads)
+    assert _banded.row_loop_eligible((600, 1200), 0, 30) == (threads <= _banded.ROW_LOOP_MAX_THREADS)
+
+
+@pytest.mark.parametrize(
+    "method,pil", [("pil_bilinear", Image.Resampling.BILINEAR), ("pil_bicubic", Image.Resampling.BICUBIC)]
+)
+def test_row_loop_pillow_filters_are_bit_exact(row_loop_on, method, pil):
+    # Pillow resamples horizontally first: a height-only shrink of a grayscale image has the
+    # vertical pass first (an RGB image's horizontal pass runs along runs of 3: the gather)
+    a = RNG.integers(0, 256, (600, 1200), dtype=np.uint8)
+    out = (40, 1200)
+    want = np.asarray(Image.fromarray(a).resize(out[::-1], pil))
+    assert _while_loops(lambda v: resize(v, out, method), jnp.asarray(a)) == 1
+    np.testing.assert_array_equal(np.asarray(resize(a, out, method)), want)  # eager
+    np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: resize(v, out, method))(a)), want)
+
+
+@pytest.mark.parametrize("method", ["linear", "cubic"])
+def test_row_loop_matches_jax_image_values_and_gradients(row_loop_on, method):
+    x = RNG.standard_normal((2, *PHOTO_SHAPE)).astype(np.float32)  # a batch: rows of 2 x 1200
+    out = (2, *PHOTO_OUT)
+    fn = jax.jit(lambda v: resize(v, out, method, antialias=True))
+    assert _while_loops(fn, jnp.asarray(x)) == 1
+    want = np.asarray(jax.image.resize(x, out, method, antialias=True))
+    np.testing.assert_allclose(np.asarray(fn(x)), want, atol=2e-6, rtol=0)
+    batched = jax.vmap(lambda v: resize(v, PHOTO_OUT, method, antialias=True))(jnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(batched), want, atol=2e-6, rtol=0)
+    g = RNG.standard_normal(out).astype(np.float32)
+
+    def grad(f):
+        return np.asarray(jax.grad(lambda v: jnp.sum(f(v) * g))(jnp.asarray(x)))
+
+    got = grad(lambda v: resize(v, out, method, antialias=True))
+    np.testing.assert_allclose(got, grad(lambda v: jax.image.resize(v, out, method, antialias=True)), atol=2e-6)
+
+
+def test_row_loop_keeps_nan_local(row_loop_on):
+    x = RNG.standard_normal(PHOTO_SHAPE).astype(np.float32)
+    want = np.asarray(jax.image.resize(x, PHOTO_OUT, "linear", antialias=True))  # the clean image
+    x[0, 7] = np.nan  # input row 0 lies in the first output row's window only
+    got = np.asarray(jax.jit(lambda v: resize(v, PHOTO_OUT, "linear", antialias=True))(x))
+    assert np.isnan(got[0]).any() and not np.isnan(got[1:]).any()
+    np.testing.assert_allclose(got[1:], want[1:], atol=2e-6, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.int32])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_row_loop_adds_the_gathers_terms_in_their_order(dtype, axis):
+    # the same sums as banded_traced (the gather), clipped indices and zero weights included
+    shape = [3, 70, 1100] if axis == 1 else [70, 1100]
+    x = jnp.asarray(RNG.integers(0, 200, shape).astype(dtype))
+    out, k = 9, 26
+    index = jnp.asarray(RNG.integers(-3, 73, (out, k)), jnp.int32)  # some out of range: clamped
+    w = RNG.integers(-50, 50, (out, k)) if dtype == np.int32 else RNG.standard_normal((out, k))
+    w[:, 3] = 0
+    weight = jnp.asarray(w.astype(np.int32 if dtype == np.int32 else np.float32))
+    masked = _banded.zero_columns(np.asarray(weight))
+    got = jax.jit(lambda v: _banded.row_loop(v, index, weight, axis, masked))(x)
+    want = jax.jit(lambda v: _banded.banded_traced(v, [(index, weight)], [axis], [masked]))(x)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6, atol=1e-4)
+    # numpy: [..., out, k, run] gathered rows, summed with the weights
+    rows = np.take(np.asarray(x).astype(np.float64), np.clip(np.asarray(index), 0, 69), axis=axis)
+    np.testing.assert_allclose(
+        np.asarray(got, np.float64), np.einsum("ok,...okr->...or", w, rows), rtol=1e-5, atol=1e-3
+    )

@@ -88,6 +88,7 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
         return lax.complex(real, imag).astype(x.dtype)
     if x.dtype.kind in "biu":  # no NaN/Inf can arise from integer input: no zero weight to skip
         plans = [_strategies.without_masks(p) for p in plans]
+    plans = [_strategies.first_pass(plans[0]), *plans[1:]]
     integral = dtype.kind in "iu"
     passes = integral and integer.passes
     int32 = passes and INT32 in fixed_shifts  # exact fixed point in int32 (every pass)
