@@ -68,11 +68,47 @@ def test_cubic_three_quarters_plan_matches_keys_weights():
         np.testing.assert_allclose(nz, _keys(t)[_keys(t) != 0], atol=1e-6)  # the reference computes in float32
 
 
-@pytest.mark.parametrize("n_in,n_out,ok", [(6, 12, True), (16, 12, True), (300, 224, False), (8, 4, False)])
+@pytest.mark.parametrize("n_in,n_out,ok", [(6, 12, True), (16, 12, True), (300, 224, False), (8, 4, True)])
 def test_eligibility(n_in, n_out, ok):
-    # 300 -> 224 has 56 phases; 8 -> 4 is integer decimation (one phase), left to banded gathers.
+    # 300 -> 224 has 56 phases (more than MAX_PHASES); 8 -> 4 is integer decimation (one phase).
     found = _polyphase.polyphase_plan(*_taps(_reference_matrix(n_in, n_out, mode="linear")), n_in)
     assert (found is not None) == ok
+
+
+def test_too_many_terms_is_declined():
+    # 27 -> 24 cubic antialias: 8 phases of 5 taps = 40 slice terms > MAX_TERMS = 32
+    index, weight = _taps(_reference_matrix(27, 24, mode="cubic", antialias=1))
+    plan, _ = _polyphase.polyphase_plan(index, weight, 27, max_terms=10**6)
+    assert (plan.phases, len(plan.terms[0])) == (8, 5)
+    assert _polyphase.polyphase_plan(index, weight, 27) is None
+
+
+def test_integer_decimation_plans_are_the_spec_tables():
+    # half_pixel x0.5: output q samples x = 2q + 0.5, so linear reads x[2q], x[2q+1] at 1/2 each.
+    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(8, 4, mode="linear")), 8)
+    assert (plan.phases, plan.step, plan.periods, plan.start) == (1, 2, 4, (0,))
+    np.testing.assert_allclose(np.array(plan.terms, float), [[0.5, 0.5]], atol=1e-12)
+    # with antialias the triangle is stretched to radius 2: distances 1.5, 0.5, 0.5, 1.5 from
+    # x = 2q + 0.5 give 0.25, 0.75, 0.75, 0.25, normalised by their sum 2; edge taps clamp.
+    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(12, 6, mode="linear", antialias=1)), 12)
+    assert (plan.phases, plan.step, plan.start, plan.edge) == (1, 2, (-1,), True)
+    np.testing.assert_allclose(np.array(plan.terms, float), [[0.125, 0.375, 0.375, 0.125]], atol=1e-7)
+
+
+@pytest.mark.parametrize("n_in,n_out", [(12, 6), (13, 6), (40, 10), (6, 2), (27, 24)])
+def test_interior_periods_read_only_inside(n_in, n_out):
+    # every tap of every phase in the interior periods reads a position inside [0, in); the
+    # other periods read at least one position outside (13 -> 6: one period, no interior)
+    taps = _taps(_reference_matrix(n_in, n_out, mode="cubic", antialias=1))
+    plan, _ = _polyphase.polyphase_plan(*taps, n_in, max_terms=10**6)
+    q_a, q_b = _polyphase.interior(plan, n_in)
+    k = len(plan.terms[0])
+
+    def inside(q):
+        return all(0 <= s + q * plan.step + j < n_in for s in plan.start for j in range(k))
+
+    assert all(inside(q) for q in range(q_a, q_b))
+    assert all(not inside(q) for q in [*range(q_a), *range(q_b, plan.periods)])
 
 
 def test_exclude_outside_renormalised_edges_use_per_period_weights():
@@ -94,7 +130,7 @@ def test_exclude_outside_renormalised_edges_use_per_period_weights():
         ("linear", "align_corners"),
     ],
 )
-@pytest.mark.parametrize("ratio", [(4, 8), (5, 15), (8, 6), (9, 12), (6, 10)])
+@pytest.mark.parametrize("ratio", [(4, 8), (5, 15), (8, 6), (9, 12), (6, 10), (8, 4), (9, 3), (17, 8)])
 def test_values_match_reference(mode, coord, ratio):
     n_in, n_out = ratio
     x = RNG.standard_normal((2, n_in, n_in + 1, 3)).astype(np.float32)
@@ -146,3 +182,22 @@ def test_auto_uses_polyphase_off_tpu_and_banded_for_irregular_axes():
     assert _strategies.plan(1, records[0], "auto", backend="tpu").strategy == "dense"
     prepared = [_strategies.plan(1, r, "polyphase") for r in records]
     assert [p.strategy for p in prepared] == ["polyphase", "banded"]  # 300 -> 224: 56 phases
+
+
+@pytest.mark.parametrize("n_in,n_out", [(24, 12), (24, 8), (16, 12), (6, 12)])
+def test_uint8_input_is_read_without_a_float_copy(n_in, n_out):
+    # oracle: the reference on the same pixels in float64, rounded half to even and saturated;
+    # a float32 sum may land on the other side of a .5 only where the exact value is that close
+    x = RNG.integers(0, 256, (n_in, 2 * n_in, 3), dtype=np.uint8)
+    kw = dict(sizes=[n_out, 2 * n_out], axes=[0, 1], mode="cubic", antialias=1, cubic_coeff_a=-0.75)
+    f = jax.jit(lambda v: onnx_resize(v, strategy="polyphase", **kw))
+    got = np.asarray(f(x))
+    exact = reference_resize(x.astype(np.float64), **kw)
+    want = np.clip(np.rint(exact), 0, 255)
+    assert got.dtype == np.uint8
+    near_half = np.abs(exact - np.floor(exact) - 0.5) < 1e-4
+    np.testing.assert_array_equal(got[~near_half], want[~near_half])
+    assert np.abs(got.astype(int) - want).max(initial=0) <= 1
+    # the first pass converts inside its fused loop: no float32 array of the input's shape
+    hlo = f.lower(x).compile().as_text()
+    assert f"f32[{n_in},{2 * n_in},3]" not in hlo

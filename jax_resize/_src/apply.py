@@ -10,7 +10,8 @@ structure and shapes) that
   taps per pass, gathers along short contiguous runs costed higher), fusing consecutive banded
   axes whose tap counts multiply to at most ``FUSE_MAX_TAPS`` into one pass;
 * computes in the compute dtype of :mod:`.dtypes` (complex: real and imaginary parts apart); a
-  constant banded first pass reads integer input as it is (no float copy of the input);
+  constant banded or a polyphase first pass reads integer input as it is (no float copy of the
+  input);
 * fills rows flagged ``outside`` with ``extrapolation_value``;
 * returns to integer dtypes with the :class:`~.rounding.IntegerPolicy` given — once at the end
   (default: half to even, saturated), or after every pass in the order given (``per_pass``,
@@ -117,10 +118,10 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
                     y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
         return y
 
-    # a constant banded first pass reads integer input as it is and converts inside its fused
-    # loop: no float copy of the whole input is written (12 MP uint8 -> 224 with auto: 93-111 ms
-    # -> 41-42 ms, measured standalone)
-    reads_integers = isinstance(plans[0], _strategies.BandedPlan) and plans[0].constant
+    # a constant banded or a polyphase first pass reads integer input as it is and converts
+    # inside its fused loop: no float copy of the whole input is written (12 MP uint8 -> 224 with
+    # auto: 93-111 ms -> 41-42 ms, measured standalone)
+    reads_integers = _strategies.reads_integers(plans[0])
     y = x if x.dtype.kind in "iu" and reads_integers else x.astype(cdtype)
     dense = any(isinstance(p, _strategies.DensePlan) for p in plans)
     if dense and local_nonfinite and jnp.issubdtype(y.dtype, jnp.floating):

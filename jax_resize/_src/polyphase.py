@@ -35,14 +35,17 @@ from jax import lax
 
 from . import banded as _banded
 
-#: Fewest phases ``L`` worth a plan: with ``L = 1`` (integer decimation) no input is shared
-#: between phases and banded gathers measured faster (benchmarks/RESULTS.md, 2-core x86).
-MIN_PHASES = 2
+#: Fewest phases ``L`` worth a plan. Integer decimation (``L = 1``) qualifies: its strided slices
+#: beat banded gathers (2-core x86, alternating in one process: 4K uint8 x1/3 cubic antialias
+#: 35-39 -> 6-9 ms, x0.25 linear antialias 12-14 -> 3-6 ms, float32 8x1024x1024x3 /4 7-11 -> 6-7 ms).
+MIN_PHASES = 1
 #: Most phases ``L`` a plan may have.
 MAX_PHASES = 8
-#: Most slice terms (phases x taps per phase) a plan may have; beyond it (e.g. 256 -> 224
-#: antialiased: 7 phases x 3 taps) banded gathers measured faster.
-MAX_TERMS = 16
+#: Most slice terms (phases x taps per phase) a plan may have; beyond it compile time grows
+#: with the unrolled terms. Measured alternately in one process (2-core x86) with 16 and 64:
+#: 256 -> 224 linear antialias (7 phases x 3 taps) 20-22 -> 14-19 ms, 8x512x512x3 uint8 -> 384
+#: cubic antialias (21 terms) 16-18 -> 7 ms.
+MAX_TERMS = 32
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,21 +183,21 @@ def polyphase_plan(
     return PolyphasePlan(phases, step, periods, out, False, start, tuple(rows)), w
 
 
-def _strided(x, first: int, plan: PolyphasePlan, axis: int):
-    """``x`` at positions ``first + q * M`` (``q < Q``) along ``axis``, reading the edge element
-    (or zero) outside ``[0, in)``: a strided slice with broadcast pieces concatenated at the ends
-    (one reader each, so XLA fuses them into the sum instead of writing a padded copy of ``x``)."""
-    n, step, periods = x.shape[axis], plan.step, plan.periods
-    q_lo = min(periods, max(0, -(first // step)))  # first period reading position >= 0
-    q_hi = max(q_lo, min(periods, -(-(n - first) // step)))  # first period reading position >= n
+def _strided(x, first: int, count: int, plan: PolyphasePlan, axis: int):
+    """``x`` at positions ``first + i * M`` (``i < count``) along ``axis``, reading the edge element
+    (or zero) outside ``[0, in)``: a strided slice, with broadcast pieces concatenated at the ends
+    when some position lies outside (only in the edge segments of :func:`polyphase`)."""
+    n, step = x.shape[axis], plan.step
+    i_lo = min(count, max(0, -(first // step)))  # first i reading position >= 0
+    i_hi = max(i_lo, min(count, -(-(n - first) // step)))  # first i reading position >= n
     pieces = []
-    for count, edge_at in ((q_lo, 0), (None, 0), (periods - q_hi, n - 1)):
-        if count is None:
-            if q_hi > q_lo:
-                begin = first + q_lo * step
-                pieces.append(lax.slice_in_dim(x, begin, begin + (q_hi - q_lo - 1) * step + 1, step, axis=axis))
-        elif count:
-            shape = x.shape[:axis] + (count,) + x.shape[axis + 1 :]
+    for size, edge_at in ((i_lo, 0), (None, 0), (count - i_hi, n - 1)):
+        if size is None:
+            if i_hi > i_lo:
+                begin = first + i_lo * step
+                pieces.append(lax.slice_in_dim(x, begin, begin + (i_hi - i_lo - 1) * step + 1, step, axis=axis))
+        elif size:
+            shape = x.shape[:axis] + (size,) + x.shape[axis + 1 :]
             if plan.edge:
                 pieces.append(jnp.broadcast_to(lax.slice_in_dim(x, edge_at, edge_at + 1, axis=axis), shape))
             else:
@@ -202,40 +205,72 @@ def _strided(x, first: int, plan: PolyphasePlan, axis: int):
     return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
 
 
-def polyphase(x, plan: PolyphasePlan, w, axis: int):
-    """Applies a polyphase plan along ``axis``.
+def interior(plan: PolyphasePlan, in_size: int) -> tuple[int, int]:
+    """``(q_a, q_b)``: the periods ``q_a <= q < q_b`` in which every tap of every phase reads a
+    position inside ``[0, in_size)`` (``q_a == q_b`` when there is none)."""
+    taps = len(plan.terms[0]) if plan.terms else 0
+    q_a = max((-(min(s, 0) // plan.step) for s in plan.start), default=0)  # ceil(-s / M) for s < 0
+    q_b = min(((in_size - s - taps) // plan.step + 1 for s in plan.start), default=plan.periods)
+    q_a = min(q_a, plan.periods)
+    return q_a, max(q_a, min(q_b, plan.periods))
 
-    Args:
-      x: array ``[..., in, ...]`` (float).
-      plan: from :func:`polyphase_plan`.
-      w: ``[L, K, Q]`` weights in ``x``'s dtype (a constant or traced array); not read (may be
-        empty) when ``plan.uses_weights`` is false.
-      axis: the resampled axis.
 
-    Returns:
-      ``x`` with ``in`` replaced by ``plan.out_size``, in ``x``'s dtype.
-    """
+def _segment(x, plan: PolyphasePlan, w, axis: int, q0: int, q1: int, dtype):
+    """Outputs of periods ``q0 <= q < q1`` (``[..., (q1 - q0) * L, ...]`` in ``dtype``)."""
+    count = q1 - q0
     shape = [1] * x.ndim
-    shape[axis] = plan.periods
+    shape[axis] = count
     phases = []
     for ph, row in enumerate(plan.terms):
         acc = None
         for k, term in enumerate(row):
             if term is None:
                 continue
-            v = _strided(x, plan.start[ph] + k, plan, axis)  # [..., Q, ...]
+            # read as it is, converted inside the fused loop (integer input: no float copy)
+            v = lax.convert_element_type(_strided(x, plan.start[ph] + k + q0 * plan.step, count, plan, axis), dtype)
             if isinstance(term, float):
-                t = v if term == 1.0 else v * jnp.asarray(term, x.dtype)
+                t = v if term == 1.0 else v * jnp.asarray(term, dtype)
             else:
-                wk = w[ph, k].reshape(shape)
+                wk = w[ph, k, q0:q1].reshape(shape)
                 t = jnp.where(wk != 0, wk * v, 0) if term == "masked" else wk * v
             acc = t if acc is None else acc + t
         if acc is None:
-            acc = jnp.zeros(x.shape[:axis] + (plan.periods,) + x.shape[axis + 1 :], x.dtype)
+            acc = jnp.zeros(x.shape[:axis] + (count,) + x.shape[axis + 1 :], dtype)
         phases.append(acc)
-    y = jnp.stack(phases, axis=axis + 1)  # [..., Q, L, ...]
+    if len(phases) == 1:
+        return phases[0]
+    y = jnp.stack(phases, axis=axis + 1)  # [..., count, L, ...]
+    return y.reshape(x.shape[:axis] + (count * plan.phases,) + x.shape[axis + 1 :])
+
+
+def polyphase(x, plan: PolyphasePlan, w, axis: int, dtype=None):
+    """Applies a polyphase plan along ``axis``.
+
+    The periods whose every term reads inside the input (:func:`interior`) are computed from plain
+    strided slices; the few periods at either end, whose terms also read the edge element or the
+    zero extension, separately; the segments are concatenated. (Edge pieces concatenated into
+    every term of the whole axis made XLA's CPU loops branch per element: a 4K uint8 x0.5 cubic
+    width pass took 12.5 ms that way, 1.8 ms split.)
+
+    Args:
+      x: array ``[..., in, ...]`` (float, or integer read as it is).
+      plan: from :func:`polyphase_plan`.
+      w: ``[L, K, Q]`` weights in ``dtype`` (a constant or traced array); not read (may be
+        empty) when ``plan.uses_weights`` is false.
+      axis: the resampled axis.
+      dtype: the compute and result dtype (default ``x``'s).
+
+    Returns:
+      ``x`` with ``in`` replaced by ``plan.out_size``, in ``dtype``.
+    """
+    dtype = np.dtype(dtype or x.dtype)
+    q_a, q_b = interior(plan, x.shape[axis])
+    bounds = (0, q_a, q_b, plan.periods)
+    segments = [_segment(x, plan, w, axis, q0, q1, dtype) for q0, q1 in zip(bounds[:-1], bounds[1:]) if q1 > q0]
+    if not segments:  # no period (empty output)
+        return jnp.zeros(x.shape[:axis] + (plan.out_size,) + x.shape[axis + 1 :], dtype)
     # out = L * (in / M) exactly (L / M is out / in reduced), so the periods tile the output
-    return y.reshape(x.shape[:axis] + (plan.out_size,) + x.shape[axis + 1 :])
+    return segments[0] if len(segments) == 1 else jnp.concatenate(segments, axis=axis)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -247,7 +282,8 @@ class Polyphase(_banded.Implementation):
     axis: int
 
     def __call__(self, x, w):
-        return polyphase(x, self.plan, w.astype(x.dtype), self.axis)
+        dtype = _banded._result_dtype(x.dtype, [w])  # integer x: the weights' float dtype
+        return polyphase(x, self.plan, w.astype(dtype), self.axis, dtype)
 
     def out_shape(self, shape, operands):
         return tuple(shape[: self.axis]) + (self.plan.out_size,) + tuple(shape[self.axis + 1 :])

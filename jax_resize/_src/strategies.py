@@ -396,6 +396,13 @@ def _apply_polyphase(y, plans, precision, nonfinite):
 register(Strategy("polyphase", _polyphase_eligible, _prepare_polyphase, _apply_polyphase))
 
 
+def reads_integers(plan) -> bool:
+    """Whether ``plan`` as an application's first pass reads integer input as it is, converting
+    inside its fused loop (constant banded taps and polyphase plans; dense contractions and traced
+    taps take a float copy first)."""
+    return isinstance(plan, PolyphaseApplyPlan) or (isinstance(plan, BandedPlan) and plan.constant)
+
+
 # --- choosing ----------------------------------------------------------------------------------
 
 #: What each requested strategy tries, in order, for a filter record; ``"auto"`` depends on the
