@@ -49,9 +49,11 @@ def test_grad_order_two(mode, antialias):
 
 
 def test_grad_with_respect_to_traced_roi():
-    x = jnp.asarray(RNG.standard_normal((6, 7)))
+    # its own generator: the module's RNG made x depend on the tests run before it in a worker
+    x_np = np.random.default_rng(11).standard_normal((6, 7))
+    x = jnp.asarray(x_np)
 
-    def f(roi):
+    def f(roi, x=x):
         return onnx_resize(
             x,
             roi,
@@ -62,7 +64,13 @@ def test_grad_with_respect_to_traced_roi():
         )
 
     roi = jnp.array([0.13, 0.17, 0.77, 0.71])  # no sample sits on a kink (integer coordinate)
-    check_grads(f, (roi,), order=2, modes=("fwd", "rev"), eps=1e-3)
+    check_grads(f, (roi,), order=1, modes=("fwd", "rev"), eps=1e-3)
+    # second order in float64: float32 second differences at eps=1e-3 carry ~10 % rounding noise
+    # (3 of 60 drawn inputs failed that way); in float64 all 60 passed at rtol 1e-3
+    enable_x64 = jax.enable_x64 if hasattr(jax, "enable_x64") else jax.experimental.enable_x64  # older jax
+    with enable_x64(True):
+        x64, roi64 = jnp.asarray(x_np), jnp.asarray(np.asarray(roi, np.float64))
+        check_grads(lambda r: f(r, x64), (roi64,), order=2, modes=("fwd", "rev"), eps=1e-4, rtol=1e-3, atol=1e-3)
     # traced roi gives the same values as a static one (reference evaluator as the oracle)
     want = reference_resize(
         np.asarray(x, np.float32),
