@@ -68,6 +68,16 @@ def _groups(plans, separate: bool):
     return [[p for p, _ in group] for group in groups]
 
 
+def _next_band_taps(groups) -> int:
+    """The taps of the band that reads the first pass's output: the product of the second pass's
+    tap counts when the first pass is one plan and the second pass constant bands; else 0."""
+    if len(groups) < 2 or len(groups[0]) != 1:
+        return 0
+    if not all(isinstance(p, _strategies.BandedPlan) and p.fusable for p in groups[1]):
+        return 0
+    return int(np.prod([p.taps for p in groups[1]]))
+
+
 def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, dtype=None, local_nonfinite=True):
     """The jitted application (see the module docstring); ``fixed_shifts[i]`` is the split ``b``
     of plan ``i`` under a fixed-point policy (``INT32`` for exact int32 arithmetic, else
@@ -89,9 +99,9 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
         return lax.complex(real, imag).astype(x.dtype)
     if x.dtype.kind in "biu":  # no NaN/Inf can arise from integer input: no zero weight to skip
         plans = [_strategies.without_masks(p) for p in plans]
-    plans = [_strategies.first_pass(plans[0]), *plans[1:]]
     integral = dtype.kind in "iu"
     passes = integral and integer.passes
+    plans = [_strategies.first_pass(plans[0], _next_band_taps(_groups(plans, separate=passes))), *plans[1:]]
     int32 = passes and INT32 in fixed_shifts  # exact fixed point in int32 (every pass)
     cdtype = np.dtype(np.int32) if int32 else _dtypes.compute_dtype(dtype)
 

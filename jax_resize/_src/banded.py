@@ -223,6 +223,19 @@ ROW_LOOP_MIN_TAPS = 24
 #: won (13-15 -> 9.4-10.3 ms; cubic 29.5 -> 20.6-22.5 ms). From 3-4 threads the gather is
 #: expected to win on CPU time alone (not measured: no such machine here).
 ROW_LOOP_MAX_THREADS = 2
+#: XLA's CPU fusion copies a producer into a consumer that indexes it at most this many times
+#: (``FusionNodeIndexingEvaluation::kAllowedCodeDuplication``): a band of at most this many taps
+#: reading a pass's output recomputes that pass once per tap, although the two passes were planned
+#: apart (``apply.FUSE_MAX_TAPS``). A first pass followed by such a band therefore runs as a row
+#: loop from ``ROW_LOOP_MIN_TAPS_BEFORE_BAND`` taps: XLA does not fuse a loop's output. Measured
+#: alternately in one process on 2 cores, uint8 photos, whole call (the taps of both passes):
+#: 12 MP -> 768x1024 linear (8, 8) 21.6 -> 13.8 ms, 4K -> 640x360 (12, 12) 16.5-20.6 -> 7.0-7.2,
+#: 1536x2048 -> 533x400 (8, 8) 5.0-8.8 -> 3.3-3.8, cubic 1080p -> 1422x800 (6, 6) 21.9 -> 7.5,
+#: 12 MP -> 3067x2300 cubic (6, 6) 94 -> 38, 12 MP -> 1600x1200 lanczos3 (15, 15) 118 -> 33. Where
+#: the second band is wider XLA keeps the passes apart, and there the gather, on both threads,
+#: was faster than the loop below ``ROW_LOOP_MIN_TAPS`` (1080p -> 224: 1.66 against 2.09 ms).
+XLA_MAX_DUPLICATION = 15
+ROW_LOOP_MIN_TAPS_BEFORE_BAND = 2
 
 
 def _cpu_threads() -> int:
@@ -233,13 +246,17 @@ def _cpu_threads() -> int:
         return os.cpu_count() or 1
 
 
-def row_loop_eligible(shape, axis: int, k: int) -> bool:
+def row_loop_eligible(shape, axis: int, k: int, next_taps: int = 0) -> bool:
     """Whether :func:`row_loop` applies to ``x`` of ``shape`` contracted along ``axis`` with
     ``k`` taps (``ROW_LOOP_MIN_RUN``, ``ROW_LOOP_MIN_TAPS``, ``ROW_LOOP_MAX_THREADS``; at most
-    ``MAX_UNROLLED_TAPS`` taps)."""
+    ``MAX_UNROLLED_TAPS`` taps). ``next_taps``: the taps of the band that reads this pass's output
+    (0: none); at most ``XLA_MAX_DUPLICATION`` lowers the least ``k`` to
+    ``ROW_LOOP_MIN_TAPS_BEFORE_BAND``."""
     run = int(np.prod(shape[axis + 1 :], dtype=np.int64))
+    duplicated = 0 < next_taps <= XLA_MAX_DUPLICATION
+    least = ROW_LOOP_MIN_TAPS_BEFORE_BAND if duplicated else ROW_LOOP_MIN_TAPS
     return (
-        ROW_LOOP_MIN_TAPS <= k <= MAX_UNROLLED_TAPS
+        least <= k <= MAX_UNROLLED_TAPS
         and run >= ROW_LOOP_MIN_RUN
         and int(shape[axis]) > 0
         and _cpu_threads() <= ROW_LOOP_MAX_THREADS
@@ -450,18 +467,21 @@ class Implementation:
 class Banded(Implementation):
     """The fused banded contraction over ``axes``; operands ``index_1, weight_1, index_2, ...``;
     ``masked`` as in :func:`banded_traced`. ``rows``: on CPU, one axis applied to an array in
-    row-major layout (an application's input) may run as :func:`row_loop`."""
+    row-major layout (an application's input) may run as :func:`row_loop`; ``next_taps``: the
+    taps of the band that reads the result (0: none; see :func:`row_loop_eligible`)."""
 
     axes: tuple[int, ...]
     masked: tuple | None = None
     rows: bool = False
+    next_taps: int = 0
 
     def __call__(self, x, *operands):
         taps = [(operands[2 * i], operands[2 * i + 1]) for i in range(len(self.axes))]
         return banded_traced(x, taps, self.axes, self.masked)
 
     def on_cpu(self, x, *operands):
-        if self.rows and len(self.axes) == 1 and row_loop_eligible(x.shape, self.axes[0], operands[0].shape[1]):
+        k = operands[0].shape[1]
+        if self.rows and len(self.axes) == 1 and row_loop_eligible(x.shape, self.axes[0], k, self.next_taps):
             masked = None if self.masked is None else self.masked[0]
             return row_loop(x, operands[0], operands[1], self.axes[0], masked)
         return self(x, *operands)
@@ -473,7 +493,7 @@ class Banded(Implementation):
         return tuple(shape)
 
     def shifted(self, n):
-        return Banded(tuple(a + n for a in self.axes), self.masked, self.rows)
+        return Banded(tuple(a + n for a in self.axes), self.masked, self.rows, self.next_taps)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -507,7 +527,7 @@ def linear_map(x, forward: Implementation, operands, transpose: Implementation, 
     return linear_map_p.bind(x, *operands, *t_operands, forward=forward, transpose=transpose, n=len(operands))
 
 
-def banded(x, taps, transposed, axes, masked=None, t_masked=None, rows=False):
+def banded(x, taps, transposed, axes, masked=None, t_masked=None, rows=False, next_taps=0):
     """Fused banded contraction of ``x`` along ``axes`` with constant taps.
 
     Args:
@@ -519,13 +539,14 @@ def banded(x, taps, transposed, axes, masked=None, t_masked=None, rows=False):
         weights (static), or ``None`` (every column may hold a zero).
       rows: ``x`` is an application's input (row-major): on CPU one axis may run as
         :func:`row_loop` (:attr:`Banded.rows`; the transpose never does).
+      next_taps: the taps of the band that reads the result (0: none), see :func:`row_loop_eligible`.
 
     Returns:
       ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype.
     """
     flat = [a for pair in taps for a in pair]
     t_flat = [a for pair in transposed for a in pair]
-    return linear_map(x, Banded(tuple(axes), masked, rows), flat, Banded(tuple(axes), t_masked), t_flat)
+    return linear_map(x, Banded(tuple(axes), masked, rows, next_taps), flat, Banded(tuple(axes), t_masked), t_flat)
 
 
 def _impl(x, *operands, forward, transpose, n):

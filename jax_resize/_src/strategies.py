@@ -215,6 +215,7 @@ class BandedPlan:
     lazy_transpose: _banded.LazyTranspose | None = _static(default=None)  # instead of transpose_*
     row_class: Any = None
     rows: bool = _static(default=False)  # reads the application's input (see first_pass)
+    next_taps: int = _static(default=0)  # taps of the band reading its output (see first_pass)
 
     @property
     def taps(self) -> int:
@@ -298,13 +299,15 @@ def without_masks(plan):
     return plan
 
 
-def first_pass(plan):
+def first_pass(plan, next_taps: int = 0):
     """``plan`` marked as reading the application's input, a row-major array: a constant band
     may then run as :func:`~.banded.row_loop` on CPU. Later passes read the previous pass's
     output, whose layout XLA chooses; a row loop there made XLA transpose that output
-    (12 MP -> 768x1024 ``pil_bicubic``: 68 -> 133 ms)."""
+    (12 MP -> 768x1024 ``pil_bicubic``: 68 -> 133 ms). ``next_taps``: the taps of the band of the
+    next pass (0: none), which decides where the loop pays
+    (:func:`~.banded.row_loop_eligible`)."""
     if isinstance(plan, BandedPlan) and plan.fusable:
-        return dataclasses.replace(plan, rows=True)
+        return dataclasses.replace(plan, rows=True, next_taps=next_taps)
     return plan
 
 
@@ -330,6 +333,7 @@ def _apply_banded(y, plans, precision, nonfinite):
         tuple(p.masked for p in plans),
         tuple(p.transpose_masked for p in plans),
         rows=plans[0].rows,
+        next_taps=plans[0].next_taps,
     )
 
 
