@@ -228,14 +228,22 @@ ROW_LOOP_MAX_THREADS = 2
 #: reading a pass's output recomputes that pass once per tap, although the two passes were planned
 #: apart (``apply.FUSE_MAX_TAPS``). A first pass followed by such a band therefore runs as a row
 #: loop from ``ROW_LOOP_MIN_TAPS_BEFORE_BAND`` taps: XLA does not fuse a loop's output. Measured
-#: alternately in one process on 2 cores, uint8 photos, whole call (the taps of both passes):
-#: 12 MP -> 768x1024 linear (8, 8) 21.6 -> 13.8 ms, 4K -> 640x360 (12, 12) 16.5-20.6 -> 7.0-7.2,
-#: 1536x2048 -> 533x400 (8, 8) 5.0-8.8 -> 3.3-3.8, cubic 1080p -> 1422x800 (6, 6) 21.9 -> 7.5,
-#: 12 MP -> 3067x2300 cubic (6, 6) 94 -> 38, 12 MP -> 1600x1200 lanczos3 (15, 15) 118 -> 33. Where
-#: the second band is wider XLA keeps the passes apart, and there the gather, on both threads,
-#: was faster than the loop below ``ROW_LOOP_MIN_TAPS`` (1080p -> 224: 1.66 against 2.09 ms).
+#: on 2 cores, uint8 photos, whole call, 5 fresh processes, each alternating both programs
+#: (medians of 21; wall ms, CPU ms in brackets), taps of both passes:
+#: 12 MP -> 768x1024 linear (8, 8) 20.9-27.8 (39-42) -> 13.7-14.9 (20-22);
+#: 4K -> 640x360 linear (12, 12) 12.1-13.3 (23-26) -> 6.4-6.9 (8-9);
+#: 1080p -> 1422x800 cubic (6, 6) 18.4-27.4 (35-43) -> 7.0-8.2 (11-12);
+#: 12 MP -> 1600x1200 lanczos3 (15, 15) 111-133 (210-230) -> 32-38 (45-50).
+#: Where the second band is wider XLA keeps the passes apart, and there the gather, on both
+#: threads, was faster than the loop below ``ROW_LOOP_MIN_TAPS`` (1080p -> 224: 1.66 against
+#: 2.09 ms). The loop compiles 0.05-0.09 s longer than the gather (XLA's CPU fusion emitters), so
+#: it is taken only where the first pass does at least ``ROW_LOOP_BEFORE_BAND_MIN_WORK``
+#: multiply-adds (``outer * out * run * k``): 720p -> 224 (6.0 M; 1.8-3.1 -> 0.9-1.2 ms) and
+#: 1536x2048 -> 533x400 (19.7 M; 5.8-7.2 -> 3.6-4.8 ms) take it; 480x640 -> 224 (2.2 M; 1.35 ->
+#: 0.56 ms, but a first call of 0.09 -> 0.18 s) and 600x800 -> 224 (3.2 M; 1.24 -> 1.05 ms) do not.
 XLA_MAX_DUPLICATION = 15
 ROW_LOOP_MIN_TAPS_BEFORE_BAND = 2
+ROW_LOOP_BEFORE_BAND_MIN_WORK = 1 << 22
 
 
 def _cpu_threads() -> int:
@@ -246,14 +254,17 @@ def _cpu_threads() -> int:
         return os.cpu_count() or 1
 
 
-def row_loop_eligible(shape, axis: int, k: int, next_taps: int = 0) -> bool:
+def row_loop_eligible(shape, axis: int, k: int, *, next_taps: int = 0, out: int = 0) -> bool:
     """Whether :func:`row_loop` applies to ``x`` of ``shape`` contracted along ``axis`` with
-    ``k`` taps (``ROW_LOOP_MIN_RUN``, ``ROW_LOOP_MIN_TAPS``, ``ROW_LOOP_MAX_THREADS``; at most
-    ``MAX_UNROLLED_TAPS`` taps). ``next_taps``: the taps of the band that reads this pass's output
-    (0: none); at most ``XLA_MAX_DUPLICATION`` lowers the least ``k`` to
+    ``k`` taps into ``out`` rows (``ROW_LOOP_MIN_RUN``, ``ROW_LOOP_MIN_TAPS``,
+    ``ROW_LOOP_MAX_THREADS``; at most ``MAX_UNROLLED_TAPS`` taps). ``next_taps``: the taps of the
+    band that reads this pass's output (0: none); at most ``XLA_MAX_DUPLICATION``, with at least
+    ``ROW_LOOP_BEFORE_BAND_MIN_WORK`` multiply-adds, lowers the least ``k`` to
     ``ROW_LOOP_MIN_TAPS_BEFORE_BAND``."""
     run = int(np.prod(shape[axis + 1 :], dtype=np.int64))
-    duplicated = 0 < next_taps <= XLA_MAX_DUPLICATION
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    work = outer * out * run * k
+    duplicated = 0 < next_taps <= XLA_MAX_DUPLICATION and work >= ROW_LOOP_BEFORE_BAND_MIN_WORK
     least = ROW_LOOP_MIN_TAPS_BEFORE_BAND if duplicated else ROW_LOOP_MIN_TAPS
     return (
         least <= k <= MAX_UNROLLED_TAPS
@@ -480,8 +491,9 @@ class Banded(Implementation):
         return banded_traced(x, taps, self.axes, self.masked)
 
     def on_cpu(self, x, *operands):
-        k = operands[0].shape[1]
-        if self.rows and len(self.axes) == 1 and row_loop_eligible(x.shape, self.axes[0], k, self.next_taps):
+        out, k = operands[0].shape
+        axis = self.axes[0]
+        if self.rows and len(self.axes) == 1 and row_loop_eligible(x.shape, axis, k, next_taps=self.next_taps, out=out):
             masked = None if self.masked is None else self.masked[0]
             return row_loop(x, operands[0], operands[1], self.axes[0], masked)
         return self(x, *operands)
