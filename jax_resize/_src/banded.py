@@ -495,7 +495,7 @@ class Banded(Implementation):
         axis = self.axes[0]
         if self.rows and len(self.axes) == 1 and row_loop_eligible(x.shape, axis, k, next_taps=self.next_taps, out=out):
             masked = None if self.masked is None else self.masked[0]
-            return row_loop(x, operands[0], operands[1], self.axes[0], masked)
+            return row_loop(x, operands[0], operands[1], axis, masked)
         return self(x, *operands)
 
     def out_shape(self, shape, operands):
