@@ -101,12 +101,13 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
         plans = [_strategies.without_masks(p) for p in plans]
     integral = dtype.kind in "iu"
     passes = integral and integer.passes
-    plans = [_strategies.first_pass(plans[0], _next_band_taps(_groups(plans, separate=passes))), *plans[1:]]
+    groups = _groups(plans, separate=passes)
+    groups[0][0] = _strategies.first_pass(groups[0][0], _next_band_taps(groups))
     int32 = passes and INT32 in fixed_shifts  # exact fixed point in int32 (every pass)
     cdtype = np.dtype(np.int32) if int32 else _dtypes.compute_dtype(dtype)
 
     def run_all(y, nonfinite):
-        for i, group in enumerate(_groups(plans, separate=passes)):
+        for i, group in enumerate(groups):
             y = _strategies.apply_group(y, group, precision, nonfinite)
             if passes:
                 (p,) = group  # one plan per pass: group i is plan i
