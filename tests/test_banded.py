@@ -15,6 +15,7 @@ equations in the jaxpr and of while loops in the compiled program.
 import os
 
 import jax
+import jax.extend.core
 import jax.numpy as jnp
 import numpy as np
 import pytest
@@ -356,3 +357,33 @@ def test_row_loop_adds_the_gathers_terms_in_their_order(dtype, axis):
     np.testing.assert_allclose(
         np.asarray(got, np.float64), np.einsum("ok,...okr->...or", w, rows), rtol=1e-5, atol=1e-3
     )
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 8, 9, 28])
+def test_sum_terms_adds_every_term_once(n):
+    # integer terms: the exact sum in any order (the fixed-point path); float terms: within float32
+    # rounding of numpy's float64 sum. Each term is a power of two in its own bit, so a term dropped
+    # or added twice shows in the integer result.
+    ints = [jnp.full((5,), 1 << j, jnp.int32) for j in range(n)]
+    assert np.asarray(_banded.sum_terms(ints)).tolist() == [(1 << n) - 1] * 5
+    floats = [RNG.standard_normal((3, 7)).astype(np.float32) for _ in range(n)]
+    got = np.asarray(jax.jit(lambda *t: _banded.sum_terms(list(t)))(*floats))
+    want = np.sum(np.asarray(floats, np.float64), axis=0)
+    np.testing.assert_allclose(got, want, rtol=0, atol=n * 4e-7 * np.abs(floats).max())
+
+
+def test_sum_terms_splits_the_dependent_adds(monkeypatch):
+    # one running sum is a chain of k - 1 dependent adds per element; SUM_CHAINS partial sums cut it
+    # to about k / SUM_CHAINS + log2(SUM_CHAINS) (counted on the jaxpr: the depth of nested adds)
+    def depth(chains, k):
+        monkeypatch.setattr(_banded, "SUM_CHAINS", chains)
+        jaxpr = jax.make_jaxpr(lambda *t: _banded.sum_terms(list(t)))(*[jnp.ones(3)] * k).jaxpr
+        level = {v: 0 for v in jaxpr.invars}
+        for eqn in jaxpr.eqns:
+            d = 1 + max(level.get(v, 0) for v in eqn.invars if isinstance(v, jax.extend.core.Var))
+            level.update({v: d for v in eqn.outvars})
+        return level[jaxpr.outvars[0]]
+
+    assert depth(1, 28) == 27
+    assert depth(4, 28) == 6 + 2  # 7 terms per chain, then two pairwise levels
+    assert depth(4, 3) == 2

@@ -89,7 +89,7 @@ def banded_traced(x, taps, axes, masked=None):
                 for k in range(index.shape[1])
             ]
         )
-    out = None
+    terms = []
     for combo in itertools.product(*columns):
         v, w, skip = x, None, False
         for (idx, wk, has_zero), axis in zip(combo, axes):
@@ -97,11 +97,34 @@ def banded_traced(x, taps, axes, masked=None):
             wk = lax.broadcast_in_dim(wk, out_shape, (axis,))
             w = wk if w is None else lax.mul(w, wk)
             skip = skip or (can_be_nan and has_zero)
-        term = _term(w, v, dtype, skip)
-        out = term if out is None else lax.add(out, term)
-    if out is None:  # an axis without taps (empty output)
-        out = jnp.zeros(out_shape, dtype)
-    return out
+        terms.append(_term(w, v, dtype, skip))
+    if not terms:  # an axis without taps (empty output)
+        return jnp.zeros(out_shape, dtype)
+    return sum_terms(terms)
+
+
+#: Partial sums a band's terms are split into (:func:`sum_terms`). One running sum makes every
+#: output element a chain of ``k`` dependent adds (XLA does not reassociate float adds), so a
+#: wide band waits on the adder's latency rather than its throughput. Measured on 2 cores, the
+#: CPU row loop alone, 12 MP uint8 -> 224 rows (28 taps): one chain 7.3 ms, 2: 4.4, 4: 5.0, 8: 4.0
+#: (10 -> 15-19 G multiply-adds/s); the whole call in RESULTS.md ("Dependent adds").
+SUM_CHAINS = 4
+
+
+def sum_terms(terms):
+    """``terms[0] + terms[1] + ...`` as ``SUM_CHAINS`` interleaved partial sums (term ``j`` into
+    chain ``j % SUM_CHAINS``), the chains then added pairwise. The sum of :func:`banded_traced`,
+    :func:`row_loop` and the polyphase segments; integer terms (the exact fixed-point path) give
+    the same result in any order, float ones may differ from a left-to-right sum in the last bits."""
+    chains = [None] * SUM_CHAINS
+    for j, term in enumerate(terms):
+        c = j % SUM_CHAINS
+        chains[c] = term if chains[c] is None else lax.add(chains[c], term)
+    chains = [c for c in chains if c is not None]
+    while len(chains) > 1:
+        pairs = range(0, len(chains) - 1, 2)
+        chains = [lax.add(chains[i], chains[i + 1]) for i in pairs] + chains[len(chains) - len(chains) % 2 :]
+    return chains[0]
 
 
 def _term(w, v, dtype, skip: bool):
@@ -317,15 +340,14 @@ def row_loop(x, index, weight, axis: int, masked=None):
 
     def body(carry, taps):  # one output row: [outer, run]
         idx, wt = taps  # [k]
-        acc = None
+        terms = []
         for j in range(k):
             start = lax.reshape(lax.slice_in_dim(idx, j, j + 1), ())
             start = lax.clamp(zero, start, last)  # jax would wrap a negative start like numpy
             v = lax.reshape(lax.dynamic_slice(x, (zero, start, zero), (outer, 1, run)), (outer, run))
             w = lax.broadcast_in_dim(lax.reshape(lax.slice_in_dim(wt, j, j + 1), ()), v.shape, ())
-            term = _term(w, v, dtype, skips[j])
-            acc = term if acc is None else lax.add(acc, term)
-        return carry, acc
+            terms.append(_term(w, v, dtype, skips[j]))
+        return carry, sum_terms(terms)
 
     _, rows = lax.scan(body, None, (index, weight))  # [out, outer, run]
     return lax.reshape(lax.transpose(rows, (1, 0, 2)), tuple(out_shape))

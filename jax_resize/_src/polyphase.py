@@ -222,7 +222,7 @@ def _segment(x, plan: PolyphasePlan, w, axis: int, q0: int, q1: int, dtype):
     shape[axis] = count
     phases = []
     for ph, row in enumerate(plan.terms):
-        acc = None
+        terms = []
         for k, term in enumerate(row):
             if term is None:
                 continue
@@ -233,10 +233,11 @@ def _segment(x, plan: PolyphasePlan, w, axis: int, q0: int, q1: int, dtype):
             else:
                 wk = w[ph, k, q0:q1].reshape(shape)
                 t = jnp.where(wk != 0, wk * v, 0) if term == "masked" else wk * v
-            acc = t if acc is None else acc + t
-        if acc is None:
-            acc = jnp.zeros(x.shape[:axis] + (count,) + x.shape[axis + 1 :], dtype)
-        phases.append(acc)
+            terms.append(t)
+        if terms:
+            phases.append(_banded.sum_terms(terms))
+        else:
+            phases.append(jnp.zeros(x.shape[:axis] + (count,) + x.shape[axis + 1 :], dtype))
     if len(phases) == 1:
         return phases[0]
     y = jnp.stack(phases, axis=axis + 1)  # [..., count, L, ...]
