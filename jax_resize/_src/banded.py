@@ -104,10 +104,11 @@ def banded_traced(x, taps, axes, masked=None):
 
 
 #: Partial sums a band's terms are split into (:func:`sum_terms`). One running sum makes every
-#: output element a chain of ``k`` dependent adds (XLA does not reassociate float adds), so a
+#: output element a chain of ``k - 1`` dependent adds (XLA does not reassociate float adds), so a
 #: wide band waits on the adder's latency rather than its throughput. Measured on 2 cores, the
-#: CPU row loop alone, 12 MP uint8 -> 224 rows (28 taps): one chain 7.3 ms, 2: 4.4, 4: 5.0, 8: 4.0
-#: (10 -> 15-19 G multiply-adds/s); the whole call in RESULTS.md ("Dependent adds").
+#: CPU row loop alone, 12 MP uint8 -> 224 rows (28 taps): one sum 7.3 ms, 2, 4 or 8 chains
+#: 4.0-5.0 ms (10 -> 15-19 G multiply-adds/s; no order among 2, 4 and 8 beyond the noise, in
+#: whole calls either); the whole call in RESULTS.md ("Dependent adds").
 SUM_CHAINS = 4
 
 
