@@ -19,6 +19,7 @@ CORE = [
     "strategies",
     "banded",
     "polyphase",
+    "chain",
     "dtypes",
     "rounding",
     "validation",

@@ -78,6 +78,15 @@ def _next_band_taps(groups) -> int:
     return int(np.prod([p.taps for p in groups[1]]))
 
 
+def _chained(groups) -> int:
+    """How many leading passes run as one :func:`~.strategies.chain`: the longest prefix of passes
+    that are each one constant linear map without extrapolated rows, if at least two (else 0)."""
+    n = 0
+    while n < len(groups) and _strategies.linear(groups[n]) is not None and all(p.outside is None for p in groups[n]):
+        n += 1
+    return n if n >= 2 else 0
+
+
 def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, dtype=None, local_nonfinite=True):
     """The jitted application (see the module docstring); ``fixed_shifts[i]`` is the split ``b``
     of plan ``i`` under a fixed-point policy (``INT32`` for exact int32 arithmetic, else
@@ -106,8 +115,14 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
     int32 = passes and INT32 in fixed_shifts  # exact fixed point in int32 (every pass)
     cdtype = np.dtype(np.int32) if int32 else _dtypes.compute_dtype(dtype)
 
+    chained = 0 if passes else _chained(groups)
+
     def run_all(y, nonfinite):
+        if chained:
+            y = _strategies.chain(y, groups[:chained])
         for i, group in enumerate(groups):
+            if i < chained:
+                continue
             y = _strategies.apply_group(y, group, precision, nonfinite)
             if passes:
                 (p,) = group  # one plan per pass: group i is plan i

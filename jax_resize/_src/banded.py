@@ -21,8 +21,10 @@ Contract:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import os
+from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
@@ -476,11 +478,27 @@ class LazyTranspose:
         return jax.pure_callback(self, self.shapes)
 
 
+@dataclasses.dataclass(frozen=True)
+class RowBlocks:
+    """A one-axis map's output split along its ``axis`` for a loop (see :mod:`.chain`): ``count``
+    blocks of ``rows`` output rows, block ``b`` (a traced int32) being rows ``first_row + b * rows``
+    onwards, computed by ``block(b)``; ``pieces`` the remaining rows, as ``(output row, thunk)``
+    pairs computed apart (edges, a remainder). Every output row is in exactly one of them."""
+
+    axis: int
+    rows: int
+    first_row: int
+    count: int
+    block: Callable
+    pieces: tuple[tuple[int, Callable], ...] = ()
+
+
 class Implementation:
     """A forward implementation for :data:`linear_map_p`: hashable, static.
 
     Subclasses define ``__call__(x, *operands)`` (the map, linear in ``x``), ``out_shape(shape,
-    operands)`` and ``shifted(n)`` (the same map on an array with ``n`` leading batch axes).
+    operands)`` and ``shifted(n)`` (the same map on an array with ``n`` leading batch axes); a
+    one-axis map may define ``row_blocks`` (its CPU form split into blocks of output rows).
     """
 
     def __call__(self, x, *operands):  # pragma: no cover - interface
@@ -495,6 +513,17 @@ class Implementation:
     def on_cpu(self, x, *operands):
         """The map as lowered for XLA's CPU backend (default: ``__call__``)."""
         return self(x, *operands)
+
+    def row_blocks(self, x, operands, block_bytes: int) -> RowBlocks | None:
+        """:meth:`on_cpu` split along the map's one axis into blocks of about ``block_bytes`` of
+        output (at least one row each), or ``None`` (not split: the default)."""
+        return None
+
+
+def block_rows(out_shape, axis: int, dtype, block_bytes: int) -> int:
+    """Output rows along ``axis`` in about ``block_bytes`` of an output of ``out_shape`` (>= 1)."""
+    row = int(np.prod(out_shape, dtype=np.int64)) // max(int(out_shape[axis]), 1) * np.dtype(dtype).itemsize
+    return max(1, block_bytes // max(row, 1))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -514,12 +543,34 @@ class Banded(Implementation):
         return banded_traced(x, taps, self.axes, self.masked)
 
     def on_cpu(self, x, *operands):
+        return self._row_loop(x, *operands) if self._loops(x.shape, operands) else self(x, *operands)
+
+    def _loops(self, shape, operands) -> bool:
+        """Whether the CPU form is :func:`row_loop` (decided on the whole output)."""
         out, k = operands[0].shape
-        axis = self.axes[0]
-        if self.rows and len(self.axes) == 1 and row_loop_eligible(x.shape, axis, k, next_taps=self.next_taps, out=out):
-            masked = None if self.masked is None else self.masked[0]
-            return row_loop(x, operands[0], operands[1], axis, masked)
-        return self(x, *operands)
+        eligible = functools.partial(row_loop_eligible, shape, self.axes[0], k, next_taps=self.next_taps, out=out)
+        return self.rows and len(self.axes) == 1 and eligible()
+
+    def row_blocks(self, x, operands, block_bytes):
+        if len(self.axes) != 1:
+            return None
+        index, weight = operands
+        out = index.shape[0]
+        dtype = _result_dtype(x.dtype, operands)
+        rows = block_rows(self.out_shape(x.shape, operands), self.axes[0], dtype, block_bytes)
+        count = out // rows
+        cpu = functools.partial(self._row_loop if self._loops(x.shape, operands) else self, x)
+
+        def block(b):
+            start = b * rows
+            return cpu(lax.dynamic_slice_in_dim(index, start, rows), lax.dynamic_slice_in_dim(weight, start, rows))
+
+        rest = count * rows
+        pieces = ((rest, lambda: cpu(index[rest:], weight[rest:])),) if rest < out else ()
+        return RowBlocks(self.axes[0], rows, 0, count, block, pieces)
+
+    def _row_loop(self, x, index, weight):
+        return row_loop(x, index, weight, self.axes[0], None if self.masked is None else self.masked[0])
 
     def out_shape(self, shape, operands):
         shape = list(shape)

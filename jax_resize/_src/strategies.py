@@ -35,6 +35,7 @@ import numpy as np
 from jax import lax
 
 from . import banded as _banded
+from . import chain as _chain
 from . import polyphase as _polyphase
 from . import weights as _weights
 
@@ -311,30 +312,25 @@ def first_pass(plan, next_taps: int = 0):
     return plan
 
 
+def _linear_banded(plans):
+    p = plans[0]
+    if p.row_class is not None:  # a shared band (never fused)
+        forward = _banded.SharedBanded(p.axis, p.masked)
+        return forward, [p.index, p.row_class, p.weight], _banded.Banded((p.axis,), None), p.lazy_transpose.operands()
+    axes = tuple(p.axis for p in plans)
+    forward = _banded.Banded(axes, tuple(p.masked for p in plans), p.rows, p.next_taps)
+    transposed = [
+        p.lazy_transpose.operands() if p.lazy_transpose else (p.transpose_index, p.transpose_weight) for p in plans
+    ]
+    transpose = _banded.Banded(axes, tuple(p.transpose_masked for p in plans))
+    return forward, [a for p in plans for a in (p.index, p.weight)], transpose, [a for pair in transposed for a in pair]
+
+
 def _apply_banded(y, plans, precision, nonfinite):
-    axes = [p.axis for p in plans]
     if not plans[0].constant:
         (p,) = plans
-        return _banded.banded_traced(y, [(p.index, p.weight)], axes)
-    if plans[0].row_class is not None:  # a shared band (never fused)
-        (p,) = plans
-        return _banded.linear_map(
-            y,
-            _banded.SharedBanded(p.axis, p.masked),
-            [p.index, p.row_class, p.weight],
-            _banded.Banded((p.axis,), None),
-            p.lazy_transpose.operands(),
-        )
-    return _banded.banded(
-        y,
-        [(p.index, p.weight) for p in plans],
-        [p.lazy_transpose.operands() if p.lazy_transpose else (p.transpose_index, p.transpose_weight) for p in plans],
-        axes,
-        tuple(p.masked for p in plans),
-        tuple(p.transpose_masked for p in plans),
-        rows=plans[0].rows,
-        next_taps=plans[0].next_taps,
-    )
+        return _banded.banded_traced(y, [(p.index, p.weight)], [p.axis])
+    return _banded.linear_map(y, *_linear_banded(plans))
 
 
 register(Strategy("banded", _taps_eligible, _prepare_banded, _apply_banded))
@@ -386,15 +382,14 @@ def _prepare_polyphase(axis, record, cdtype):
     return PolyphaseApplyPlan(axis, plan, w, t_index, t_weight.astype(cdtype), record.outside)
 
 
-def _apply_polyphase(y, plans, precision, nonfinite):
+def _linear_polyphase(plans):
     (p,) = plans
-    return _banded.linear_map(
-        y,
-        _polyphase.Polyphase(p.plan, p.axis),
-        [p.weight],
-        _banded.Banded((p.axis,)),
-        [p.transpose_index, p.transpose_weight],
-    )
+    forward = _polyphase.Polyphase(p.plan, p.axis)
+    return forward, [p.weight], _banded.Banded((p.axis,)), [p.transpose_index, p.transpose_weight]
+
+
+def _apply_polyphase(y, plans, precision, nonfinite):
+    return _banded.linear_map(y, *_linear_polyphase(plans))
 
 
 register(Strategy("polyphase", _polyphase_eligible, _prepare_polyphase, _apply_polyphase))
@@ -450,6 +445,29 @@ def plan(axis: int, record, requested: str = "auto", cdtype=np.float32, backend:
             "use strategy='banded' or 'auto'."
         )
     raise AssertionError(f"no strategy applies to {record!r}")  # banded accepts every Taps
+
+
+def linear(plans):
+    """``(forward, operands, transpose, t_operands)`` of a pass that is one map of
+    :data:`~.banded.linear_map_p` with constant operands (constant bands and polyphase plans), or
+    ``None`` (traced taps, dense contractions, gathers)."""
+    p = plans[0]
+    if isinstance(p, BandedPlan) and p.constant:
+        return _linear_banded(plans)
+    if isinstance(p, PolyphaseApplyPlan):
+        return _linear_polyphase(plans)
+    return None
+
+
+def chain(y, groups):
+    """Applies consecutive passes, each :func:`linear`, as one map (:class:`~.chain.Chain`: on CPU
+    in blocks of the first pass's output rows when that output is large)."""
+    parts = [linear(g) for g in groups]
+    forward = _chain.Chain(tuple(f for f, *_ in parts), tuple(len(ops) for _, ops, _, _ in parts))
+    transpose = _chain.Chain(tuple(t for *_, t, _ in parts[::-1]), tuple(len(t_ops) for *_, t_ops in parts[::-1]))
+    operands = [a for _, ops, _, _ in parts for a in ops]
+    t_operands = [a for *_, t_ops in parts[::-1] for a in t_ops]
+    return _banded.linear_map(y, forward, operands, transpose, t_operands)
 
 
 def apply_group(y, plans, precision, nonfinite: bool):
