@@ -1,10 +1,12 @@
 """Consecutive passes as one map (:class:`~jax_resize._src.chain.Chain`), blocked on CPU.
 
 Contract: a chain gives the passes' values in turn; on CPU, above ``BLOCK_MIN_BYTES`` of
-intermediate and with bands only, it runs as a loop over blocks of the first pass's output rows
-that writes every output row exactly once (blocks and remainder pieces), with the same values,
+intermediate, with a first band that runs as the row loop and bands after it, it runs as a loop
+over blocks of the first pass's output rows that writes every output row exactly once (blocks and
+remainder pieces), with the same values,
 gradients (the chain of transposes), ``vmap`` and NaN locality as the passes apart; below the
-threshold, or with a polyphase pass, it is not blocked.
+threshold, with a polyphase pass or a gather first (a gradient's transposed band), it is not
+blocked.
 
 Oracles: numpy indexing (one-hot taps select rows), ``jax.image.resize`` in float64 (values,
 gradients), the ONNX reference evaluator (uint8 in and out, exactly), the count of while loops in
@@ -58,10 +60,13 @@ def test_blocks_write_every_output_row_once(blocked, rows_per_block, batched):
     ops = [*_one_hot(pick_h, 23), *_one_hot(pick_w, 17)]
     row_bytes = 17 * 2 * 4 * (3 if batched else 1)  # one output row of the first pass, float32
     blocked.setattr(_chain, "BLOCK_BYTES", rows_per_block * row_bytes)
-    chain = _chain.Chain((_banded.Banded((lead,)), _banded.Banded((lead + 1,))), (2, 2))
+    blocked.setattr(_banded, "ROW_LOOP_MIN_RUN", 1)  # only a row-loop first pass is blocked
+    blocked.setattr(_banded, "ROW_LOOP_MIN_TAPS", 1)
+    chain = _chain.Chain((_banded.Banded((lead,), rows=True), _banded.Banded((lead + 1,))), (2, 2))
     fn = jax.jit(lambda v: _banded.linear_map(v, chain, ops, chain, ops))
-    if 11 // rows_per_block >= 2:  # XLA inlines a loop of one iteration
-        assert _while_loops(lambda v: _banded.linear_map(v, chain, ops, chain, ops), jnp.asarray(x)) == 1
+    blocks = chain._blocks(jnp.asarray(x), ops[:2])
+    assert (blocks.rows, blocks.count) == (rows_per_block, 11 // rows_per_block)
+    assert [row for row, _ in blocks.pieces] == ([11 // rows_per_block * rows_per_block] if 11 % rows_per_block else [])
     want = x[..., pick_h, :, :][..., pick_w, :]
     np.testing.assert_array_equal(np.asarray(fn(x)), want)
     np.testing.assert_array_equal(np.asarray(chain(jnp.asarray(x), *ops)), want)  # the passes in turn

@@ -6,8 +6,9 @@ operands: a band, a polyphase plan), applied one after another. Its transpose is
 the passes' transposes in reverse order, so ``jvp``, ``transpose`` and ``vmap`` are those of the
 primitive, and off CPU it is exactly the passes in turn.
 
-On XLA's CPU backend, when the first pass is a band whose output (the intermediate array) would
-take at least ``BLOCK_MIN_BYTES`` and every later pass is a band too, the chain runs as a loop
+On XLA's CPU backend, when the first pass is a band that runs as :func:`~.banded.row_loop` and
+whose output (the intermediate array) would take at least ``BLOCK_MIN_BYTES``, and every later
+pass is a band too, the chain runs as a loop
 over blocks of the first pass's output rows: each iteration computes one block of the first pass
 (:meth:`~.banded.Implementation.row_blocks`), applies the later passes to it (they contract other
 axes) and writes the result into the output in place (``lax.fori_loop`` +
