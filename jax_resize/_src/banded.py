@@ -616,28 +616,6 @@ def linear_map(x, forward: Implementation, operands, transpose: Implementation, 
     return linear_map_p.bind(x, *operands, *t_operands, forward=forward, transpose=transpose, n=len(operands))
 
 
-def banded(x, taps, transposed, axes, masked=None, t_masked=None, rows=False, next_taps=0):
-    """Fused banded contraction of ``x`` along ``axes`` with constant taps.
-
-    Args:
-      x: array ``[..., in_i, ...]``.
-      taps: per axis ``(index [out_i, k_i], weight [out_i, k_i])``, weights in ``x``'s dtype.
-      transposed: per axis the taps of ``W_i.T`` (:func:`transpose_taps`), ``[in_i, k_t]``.
-      axes: the contracted axes.
-      masked, t_masked: per axis :func:`zero_columns` of the weights and of the transposed
-        weights (static), or ``None`` (every column may hold a zero).
-      rows: ``x`` is an application's input (row-major): on CPU one axis may run as
-        :func:`row_loop` (:attr:`Banded.rows`; the transpose never does).
-      next_taps: the taps of the band that reads the result (0: none), see :func:`row_loop_eligible`.
-
-    Returns:
-      ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype.
-    """
-    flat = [a for pair in taps for a in pair]
-    t_flat = [a for pair in transposed for a in pair]
-    return linear_map(x, Banded(tuple(axes), masked, rows, next_taps), flat, Banded(tuple(axes), t_masked), t_flat)
-
-
 def _impl(x, *operands, forward, transpose, n):
     return forward(x, *operands[:n])
 

@@ -8,11 +8,11 @@ primitive, and off CPU it is exactly the passes in turn.
 
 On XLA's CPU backend, when the first pass is a band that runs as :func:`~.banded.row_loop` and
 whose output (the intermediate array) would take at least ``BLOCK_MIN_BYTES``, and every later
-pass is a band too, the chain runs as a loop
-over blocks of the first pass's output rows: each iteration computes one block of the first pass
-(:meth:`~.banded.Implementation.row_blocks`), applies the later passes to it (they contract other
-axes) and writes the result into the output in place (``lax.fori_loop`` +
-``dynamic_update_slice``). The intermediate array is never held whole.
+pass is a band too, the chain runs as a loop over blocks of the first pass's output rows: each
+iteration computes one block of the first pass (:meth:`~.banded.Implementation.row_blocks`),
+applies the later passes to it (they contract other axes) and writes the result into the output
+in place (``lax.fori_loop`` + ``dynamic_update_slice``). The intermediate array is never held
+whole.
 
 Why: XLA's CPU runtime allocates a program's temporary buffers on every call through the C
 allocator, and glibc's ``malloc`` serves a request above its mmap threshold (which adapts up to
