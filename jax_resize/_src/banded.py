@@ -481,13 +481,12 @@ class LazyTranspose:
 @dataclasses.dataclass(frozen=True)
 class RowBlocks:
     """A one-axis map's output split along its ``axis`` for a loop (see :mod:`.chain`): ``count``
-    blocks of ``rows`` output rows, block ``b`` (a traced int32) being rows ``first_row + b * rows``
-    onwards, computed by ``block(b)``; ``pieces`` the remaining rows, as ``(output row, thunk)``
-    pairs computed apart (edges, a remainder). Every output row is in exactly one of them."""
+    blocks of ``rows`` output rows, block ``b`` (a traced int32) being rows ``b * rows`` onwards,
+    computed by ``block(b)``; ``pieces`` the remaining rows, as ``(output row, thunk)`` pairs
+    computed apart (a remainder). Every output row is in exactly one of them."""
 
     axis: int
     rows: int
-    first_row: int
     count: int
     block: Callable
     pieces: tuple[tuple[int, Callable], ...] = ()
@@ -518,12 +517,6 @@ class Implementation:
         """:meth:`on_cpu` split along the map's one axis into blocks of about ``block_bytes`` of
         output (at least one row each), or ``None`` (not split: the default)."""
         return None
-
-
-def block_rows(out_shape, axis: int, dtype, block_bytes: int) -> int:
-    """Output rows along ``axis`` in about ``block_bytes`` of an output of ``out_shape`` (>= 1)."""
-    row = int(np.prod(out_shape, dtype=np.int64)) // max(int(out_shape[axis]), 1) * np.dtype(dtype).itemsize
-    return max(1, block_bytes // max(row, 1))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -559,8 +552,9 @@ class Banded(Implementation):
             return None
         index, weight = operands
         out = index.shape[0]
-        dtype = _result_dtype(x.dtype, operands)
-        rows = block_rows(self.out_shape(x.shape, operands), self.axes[0], dtype, block_bytes)
+        shape = self.out_shape(x.shape, operands)  # bytes of one output row: the rest of the shape
+        row = int(np.prod(shape, dtype=np.int64)) // max(out, 1) * np.dtype(_result_dtype(x.dtype, operands)).itemsize
+        rows = max(1, block_bytes // max(row, 1))
         count = out // rows
         cpu = functools.partial(self._row_loop, x)
 
@@ -570,7 +564,7 @@ class Banded(Implementation):
 
         rest = count * rows
         pieces = ((rest, lambda: cpu(index[rest:], weight[rest:])),) if rest < out else ()
-        return RowBlocks(self.axes[0], rows, 0, count, block, pieces)
+        return RowBlocks(self.axes[0], rows, count, block, pieces)
 
     def _row_loop(self, x, index, weight):
         return row_loop(x, index, weight, self.axes[0], None if self.masked is None else self.masked[0])

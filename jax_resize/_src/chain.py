@@ -100,8 +100,7 @@ class Chain(_banded.Implementation):
             return out
 
         def body(b, out):  # XLA updates the loop's output in place
-            row = blocks.first_row + b * blocks.rows
-            return lax.dynamic_update_slice_in_dim(out, later(blocks.block(b)), row, axis)
+            return lax.dynamic_update_slice_in_dim(out, later(blocks.block(b)), b * blocks.rows, axis)
 
         return lax.fori_loop(0, blocks.count, body, out)
 
