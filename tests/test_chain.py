@@ -17,12 +17,14 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from conftest import reference_resize
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
 from jax_resize import onnx_resize, resize
 from jax_resize._src import banded as _banded
 from jax_resize._src import chain as _chain
+from jax_resize._src import polyphase as _polyphase
 
 RNG = np.random.default_rng(11)
 
@@ -142,4 +144,97 @@ def test_blocking_applies_from_its_threshold_with_bands_only(monkeypatch):
     assert _while_loops(lambda v: resize(v, (460, 307, 3), "cubic", antialias=True), small) >= 2
     # x0.5 in both axes: two polyphase passes, never blocked
     assert _while_loops(lambda v: resize(v, (600, 400, 3), "linear", antialias=True), small) == 0
+    jax.clear_caches()
+
+
+@pytest.fixture
+def fused(monkeypatch):
+    """Two one-phase polyphase passes fused from any size; records how many axes each
+    ``polyphase_nd`` call resamples at once."""
+    calls = []
+    nd = _polyphase.polyphase_nd
+
+    def spy(x, parts, dtype):
+        calls.append(len(parts))
+        return nd(x, parts, dtype)
+
+    monkeypatch.setattr(_chain, "BLOCK_MIN_BYTES", 0)
+    monkeypatch.setattr(_polyphase, "polyphase_nd", spy)
+    jax.clear_caches()
+    yield calls
+    jax.clear_caches()
+
+
+@pytest.mark.parametrize(
+    "shape,axes,sizes,attrs",
+    [
+        ((64, 96, 3), [0, 1], (32, 48), dict(mode="linear", antialias=1)),  # 4 x 4 taps
+        ((2, 60, 90, 3), [1, 2], (20, 30), dict(mode="linear")),  # x1/3: 2 x 2 taps, a batch axis
+        ((40, 60, 3), [0, 1], (20, 30), dict(mode="cubic", exclude_outside=1)),  # per-period edge weights
+        ((1, 3, 32, 40), [2, 3], (16, 20), dict(mode="linear", antialias=1)),  # NCHW: the last two axes
+    ],
+)
+def test_fused_decimation_uint8_matches_onnx_reference(fused, shape, axes, sizes, attrs):
+    # uint8 in and out, both axes' terms read straight from the input: the reference evaluator
+    # (float64, rounded half to even, saturated); a float32 sum may differ only next to a .5
+    a = RNG.integers(0, 256, shape, dtype=np.uint8)
+    fn = jax.jit(lambda v: onnx_resize(v, sizes=list(sizes), axes=axes, **attrs))
+    got = np.asarray(fn(a))
+    assert 2 in fused  # both axes at once
+    exact = reference_resize(a.astype(np.float64), sizes=list(sizes), axes=axes, **attrs)
+    want = np.clip(np.rint(exact), 0, 255)
+    near_half = np.abs(exact - np.floor(exact) - 0.5) < 1e-4
+    assert got.dtype == np.uint8
+    np.testing.assert_array_equal(got[~near_half], want[~near_half])
+    assert np.abs(got.astype(int) - want).max(initial=0) <= 1
+    if attrs == dict(mode="linear", antialias=1):  # x0.5, weights k/8: every sum is exact in float32
+        np.testing.assert_array_equal(got, reference_resize(a, sizes=list(sizes), axes=axes, **attrs))
+
+
+def test_fused_values_gradients_vmap_and_nan_match_jax_image(fused):
+    x = RNG.standard_normal((2, 64, 96, 3)).astype(np.float32)
+    out = (2, 32, 48, 3)
+    fn = jax.jit(lambda v: resize(v, out, "linear", antialias=True))
+    want = np.asarray(jax.image.resize(x, out, "linear", antialias=True))
+    np.testing.assert_allclose(np.asarray(fn(x)), want, atol=2e-6, rtol=0)
+    assert 2 in fused
+    batched = jax.jit(jax.vmap(lambda v: resize(v, out[1:], "linear", antialias=True)))(jnp.asarray(x))
+    np.testing.assert_allclose(np.asarray(batched), want, atol=2e-6, rtol=0)
+    g = RNG.standard_normal(out).astype(np.float32)
+
+    def grad(f):
+        return np.asarray(jax.jit(jax.grad(lambda v: jnp.sum(f(v) * g)))(jnp.asarray(x)))
+
+    got = grad(lambda v: resize(v, out, "linear", antialias=True))
+    np.testing.assert_allclose(got, grad(lambda v: jax.image.resize(v, out, "linear", antialias=True)), atol=2e-6)
+    # NaN reaches exactly the outputs whose window holds the pixel (jax.image's response to it)
+    one_hot = np.zeros(x.shape[1:], np.float64)
+    one_hot[0, 7, 1] = 1
+    with jax.enable_x64(True):
+        reach = np.asarray(jax.image.resize(one_hot, out[1:], "linear", antialias=True)) != 0
+    y = x[0].copy()
+    y[0, 7, 1] = np.nan
+    got = np.asarray(jax.jit(lambda v: resize(v, out[1:], "linear", antialias=True))(y))
+    np.testing.assert_array_equal(np.isnan(got), reach)
+    np.testing.assert_allclose(got[~reach], want[0][~reach], atol=2e-6, rtol=0)
+
+
+def test_fusion_applies_to_large_few_term_decimations_only(monkeypatch):
+    calls = []
+    nd = _polyphase.polyphase_nd
+    monkeypatch.setattr(
+        _polyphase, "polyphase_nd", lambda x, parts, dtype: calls.append(len(parts)) or nd(x, parts, dtype)
+    )
+    jax.clear_caches()
+
+    def axes_at_once(shape, out, method):
+        calls.clear()
+        fn = jax.jit(lambda v: onnx_resize(v, sizes=list(out), axes=[0, 1], mode=method, antialias=1))
+        fn.lower(jax.ShapeDtypeStruct(shape, np.uint8)).compile()
+        return max(calls, default=0)
+
+    assert axes_at_once((2160, 3840, 3), (1080, 1920), "linear") == 2  # 4K x0.5: a 50 MB intermediate
+    assert axes_at_once((1080, 1920, 3), (540, 960), "linear") == 1  # 12 MB: the passes in turn
+    assert axes_at_once((2160, 3840, 3), (1080, 1920), "cubic") == 1  # 8 x 8 = 64 terms
+    assert axes_at_once((1080, 1920, 3), (2160, 3840), "linear") == 1  # x2: two phases an axis
     jax.clear_caches()

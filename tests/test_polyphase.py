@@ -201,3 +201,30 @@ def test_uint8_input_is_read_without_a_float_copy(n_in, n_out):
     # the first pass converts inside its fused loop: no float32 array of the input's shape
     hlo = f.lower(x).compile().as_text()
     assert f"f32[{n_in},{2 * n_in},3]" not in hlo
+
+
+@pytest.mark.parametrize(
+    "attrs",
+    [
+        dict(mode="linear", antialias=1),
+        dict(mode="linear"),
+        dict(mode="cubic", exclude_outside=1),  # renormalised edges: per-period ("row"/"masked") terms
+        dict(mode="cubic", coordinate_transformation_mode="align_corners"),
+        dict(mode="nearest"),
+    ],
+)
+@pytest.mark.parametrize("ratio", [(8, 4), (9, 3), (4, 8), (6, 9)])
+def test_two_axes_at_once_match_reference(attrs, ratio):
+    # polyphase_nd reads every term of both axes straight from the input (no intermediate):
+    # the values are the reference's 2-D resize, uint8 read as it is
+    n_in, n_out = ratio
+    sizes = (n_out, 2 * n_out)
+    plans = [
+        _polyphase.polyphase_plan(*_taps(_reference_matrix(n, o, **attrs)), n) for n, o in zip((n_in, 2 * n_in), sizes)
+    ]
+    x = RNG.integers(0, 256, (2, n_in, 2 * n_in, 3), dtype=np.uint8)
+    parts = [(plan, jnp.asarray(w, jnp.float32), axis) for (plan, w), axis in zip(plans, (1, 2))]
+    got = np.asarray(jax.jit(lambda v: _polyphase.polyphase_nd(v, parts, np.float32))(x))
+    want = reference_resize(x.astype(np.float32), sizes=list(sizes), axes=[1, 2], **attrs)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)

@@ -16,8 +16,10 @@ taps', so every strategy computes the same sums up to float rounding order.
 
 :func:`polyphase_plan` builds the plan on the host (numpy, from constant taps) or returns ``None``
 when the axis has too few or too many phases or terms to pay off. :func:`polyphase` applies a plan
-with plain jax ops; :class:`Polyphase` is the same map as a forward implementation of
-:data:`.banded.linear_map_p`, so the derivative is the banded contraction with the transposed taps.
+with plain jax ops; :func:`polyphase_nd` applies plans of several axes at once (every combination
+of one tap per axis is one strided read of the input: ``W_a X W_b^T`` without an intermediate);
+:class:`Polyphase` is the same map as a forward implementation of :data:`.banded.linear_map_p`,
+so the derivative is the banded contraction with the transposed taps.
 
 NaN/Inf locality: a term whose weight is zero in some period where it reads a real input is
 masked (``where(w != 0, w * v, 0)``); terms zero in every period are dropped; zero weights that
@@ -27,6 +29,7 @@ read the zero extension need no mask.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from fractions import Fraction
 
 import jax.numpy as jnp
@@ -215,33 +218,95 @@ def interior(plan: PolyphasePlan, in_size: int) -> tuple[int, int]:
     return q_a, max(q_a, min(q_b, plan.periods))
 
 
-def _segment(x, plan: PolyphasePlan, w, axis: int, q0: int, q1: int, dtype):
-    """Outputs of periods ``q0 <= q < q1`` (``[..., (q1 - q0) * L, ...]`` in ``dtype``)."""
-    count = q1 - q0
-    shape = [1] * x.ndim
-    shape[axis] = count
-    phases = []
-    for ph, row in enumerate(plan.terms):
-        terms = []
-        for k, term in enumerate(row):
-            if term is None:
-                continue
-            # read as it is, converted inside the fused loop (integer input: no float copy)
-            v = lax.convert_element_type(_strided(x, plan.start[ph] + k + q0 * plan.step, count, plan, axis), dtype)
-            if isinstance(term, float):
-                t = v if term == 1.0 else v * jnp.asarray(term, dtype)
-            else:
-                wk = w[ph, k, q0:q1].reshape(shape)
-                t = jnp.where(wk != 0, wk * v, 0) if term == "masked" else wk * v
-            terms.append(t)
-        if terms:
-            phases.append(_banded.sum_terms(terms))
-        else:
-            phases.append(jnp.zeros(x.shape[:axis] + (count,) + x.shape[axis + 1 :], dtype))
+def _weighted(v, term, w, ph: int, k: int, axis: int, q0: int, q1: int, dtype):
+    """``v`` (periods ``q0 <= q < q1`` along ``axis``) times the weight of phase ``ph``'s tap ``k``."""
+    if isinstance(term, float):
+        return v if term == 1.0 else v * jnp.asarray(term, dtype)
+    shape = [1] * v.ndim
+    shape[axis] = q1 - q0
+    wk = w[ph, k, q0:q1].reshape(shape)
+    return jnp.where(wk != 0, wk * v, 0) if term == "masked" else wk * v
+
+
+def _interleave(phases, axis: int):
+    """``out[..., q * L + p, ...] = phases[p][..., q, ...]``: a stack and a reshape."""
     if len(phases) == 1:
         return phases[0]
     y = jnp.stack(phases, axis=axis + 1)  # [..., count, L, ...]
-    return y.reshape(x.shape[:axis] + (count * plan.phases,) + x.shape[axis + 1 :])
+    shape = phases[0].shape
+    return y.reshape(shape[:axis] + (shape[axis] * len(phases),) + shape[axis + 1 :])
+
+
+def _segment(x, parts, dtype):
+    """Outputs of the periods ``q0 <= q < q1`` of every part ``(plan, w, axis, q0, q1)`` (one
+    part per resampled axis), in ``dtype``.
+
+    Each combination of one phase per part is a sum of terms, one per combination of taps: the
+    strided read of ``x`` along every part's axis, converted inside the fused loop (integer input:
+    no float copy), times each part's weight. The phases are then interleaved axis by axis.
+    """
+
+    def phase_sum(phs):
+        terms = []
+        taps = [[(k, t) for k, t in enumerate(plan.terms[ph]) if t is not None] for (plan, *_), ph in zip(parts, phs)]
+        for combo in itertools.product(*taps):
+            v = x
+            for (plan, _, axis, q0, q1), ph, (k, _) in zip(parts, phs, combo):
+                v = _strided(v, plan.start[ph] + k + q0 * plan.step, q1 - q0, plan, axis)
+            v = lax.convert_element_type(v, dtype)
+            for (_, w, axis, q0, q1), ph, (k, term) in zip(parts, phs, combo):
+                v = _weighted(v, term, w, ph, k, axis, q0, q1, dtype)
+            terms.append(v)
+        if terms:
+            return _banded.sum_terms(terms)
+        shape = list(x.shape)
+        for _, _, axis, q0, q1 in parts:
+            shape[axis] = q1 - q0
+        return jnp.zeros(shape, dtype)
+
+    def interleaved(phs):  # the phases of parts[len(phs):], interleaved
+        if len(phs) == len(parts):
+            return phase_sum(phs)
+        plan, _, axis, _, _ = parts[len(phs)]
+        return _interleave([interleaved(phs + (ph,)) for ph in range(plan.phases)], axis)
+
+    return interleaved(())
+
+
+def _bounds(plan: PolyphasePlan, in_size: int) -> list[tuple[int, int]]:
+    """The non-empty period ranges before, inside and after :func:`interior`."""
+    q_a, q_b = interior(plan, in_size)
+    edges = (0, q_a, q_b, plan.periods)
+    return [(q0, q1) for q0, q1 in zip(edges[:-1], edges[1:]) if q1 > q0]
+
+
+def polyphase_nd(x, parts, dtype):
+    """Applies polyphase plans along several axes at once: ``parts`` are ``(plan, w, axis)``
+    (distinct axes), every term reads ``x`` directly, and no intermediate array is formed.
+
+    Each axis's periods are split as in :func:`polyphase` (edge, interior, edge) and the segments
+    are concatenated, the outermost concatenation along the last axis: XLA's CPU loop over the
+    nested concatenation ran 6.5-7.7 ms for a 4K uint8 x0.5 linear antialias resize, 36 ms with
+    the nesting the other way round.
+
+    Returns:
+      ``x`` with each part's ``in`` replaced by its ``plan.out_size``, in ``dtype``.
+    """
+    parts = sorted(parts, key=lambda part: -part[2])  # the last axis first: outermost
+
+    def assembled(fixed):  # the segments of parts[len(fixed):], given those of parts[:len(fixed)]
+        if len(fixed) == len(parts):
+            return _segment(x, [(*part, *q) for part, q in zip(parts, fixed)], dtype)
+        plan, _, axis = parts[len(fixed)]
+        pieces = [assembled(fixed + (q,)) for q in _bounds(plan, x.shape[axis])]
+        return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
+
+    if any(plan.periods == 0 or x.shape[axis] == 0 for plan, _, axis in parts):  # empty output
+        shape = list(x.shape)
+        for plan, _, axis in parts:
+            shape[axis] = plan.out_size
+        return jnp.zeros(shape, dtype)
+    return assembled(())
 
 
 def polyphase(x, plan: PolyphasePlan, w, axis: int, dtype=None):
@@ -264,14 +329,8 @@ def polyphase(x, plan: PolyphasePlan, w, axis: int, dtype=None):
     Returns:
       ``x`` with ``in`` replaced by ``plan.out_size``, in ``dtype``.
     """
-    dtype = np.dtype(dtype or x.dtype)
-    q_a, q_b = interior(plan, x.shape[axis])
-    bounds = (0, q_a, q_b, plan.periods)
-    segments = [_segment(x, plan, w, axis, q0, q1, dtype) for q0, q1 in zip(bounds[:-1], bounds[1:]) if q1 > q0]
-    if not segments:  # no period (empty output)
-        return jnp.zeros(x.shape[:axis] + (plan.out_size,) + x.shape[axis + 1 :], dtype)
     # out = L * (in / M) exactly (L / M is out / in reduced), so the periods tile the output
-    return segments[0] if len(segments) == 1 else jnp.concatenate(segments, axis=axis)
+    return polyphase_nd(x, [(plan, w, axis)], np.dtype(dtype or x.dtype))
 
 
 @dataclasses.dataclass(frozen=True)
