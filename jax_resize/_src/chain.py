@@ -32,6 +32,7 @@ per call in brackets:
 Polyphase passes are not blocked: XLA's CPU code for their strided slices inside a loop body ran
 3-4x slower than the same pass over the whole array (4K x0.5 width pass, 22-row blocks: 4.6-7.1
 ms against 1.8 ms), which cost more than the page faults saved.
+
 Two polyphase passes that decimate by integers (one phase each) on different axes, with at most
 ``FUSED_MAX_TERMS`` taps of one axis times taps of the other and an intermediate of at least
 ``BLOCK_MIN_BYTES``, run instead as one pass over both axes (:func:`~.polyphase.polyphase_nd`):
