@@ -151,18 +151,21 @@ def test_blocking_applies_from_its_threshold_with_bands_only(monkeypatch):
 def fused(monkeypatch):
     """Two one-phase polyphase passes fused from any size; records how many axes each
     ``polyphase_nd`` call resamples at once."""
-    calls = []
-    nd = _polyphase.polyphase_nd
-
-    def spy(x, parts, dtype):
-        calls.append(len(parts))
-        return nd(x, parts, dtype)
-
     monkeypatch.setattr(_chain, "BLOCK_MIN_BYTES", 0)
-    monkeypatch.setattr(_polyphase, "polyphase_nd", spy)
+    calls = _count_axes_at_once(monkeypatch)
     jax.clear_caches()
     yield calls
     jax.clear_caches()
+
+
+def _count_axes_at_once(monkeypatch) -> list:
+    """Records, per ``polyphase_nd`` call, how many axes it resamples."""
+    calls: list = []
+    nd = _polyphase.polyphase_nd
+    monkeypatch.setattr(
+        _polyphase, "polyphase_nd", lambda x, parts, dtype: calls.append(len(parts)) or nd(x, parts, dtype)
+    )
+    return calls
 
 
 @pytest.mark.parametrize(
@@ -220,11 +223,7 @@ def test_fused_values_gradients_vmap_and_nan_match_jax_image(fused):
 
 
 def test_fusion_applies_to_large_few_term_decimations_only(monkeypatch):
-    calls = []
-    nd = _polyphase.polyphase_nd
-    monkeypatch.setattr(
-        _polyphase, "polyphase_nd", lambda x, parts, dtype: calls.append(len(parts)) or nd(x, parts, dtype)
-    )
+    calls = _count_axes_at_once(monkeypatch)
     jax.clear_caches()
 
     def axes_at_once(shape, out, method):
