@@ -93,9 +93,9 @@ class Chain(_banded.Implementation):
 
     def on_cpu(self, x, *operands):
         groups = self._split(operands)
+        dtype = _banded._result_dtype(x.dtype, operands)
         fused = self._fused(x, groups)
         if fused is not None:
-            dtype = _banded._result_dtype(x.dtype, operands)
             return _polyphase.polyphase_nd(x, [(plan, w.astype(dtype), axis) for plan, w, axis in fused], dtype)
         rest = list(zip(self.parts[1:], groups[1:]))
         blocks = self._blocks(x, groups[0])
@@ -109,7 +109,6 @@ class Chain(_banded.Implementation):
                 y = part.on_cpu(y, *ops)
             return y.astype(dtype)
 
-        dtype = _banded._result_dtype(x.dtype, operands)
         axis = blocks.axis
         out = jnp.zeros(self.out_shape(x.shape, operands), dtype)
         for row, piece in blocks.pieces:
