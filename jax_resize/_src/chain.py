@@ -31,7 +31,9 @@ per call in brackets:
 
 Polyphase passes are not blocked: XLA's CPU code for their strided slices inside a loop body ran
 3-4x slower than the same pass over the whole array (4K x0.5 width pass, 22-row blocks: 4.6-7.1
-ms against 1.8 ms), which cost more than the page faults saved.
+ms against 1.8 ms), which cost more than the page faults saved. Blocks of 4 MiB computed behind a
+``lax.cond`` (which, unlike ``lax.optimization_barrier``, keeps XLA from fusing a block into the
+next pass) lost too: 4K x0.5 cubic 18-21 -> 20-26 ms (RESULTS.md, tenth session).
 
 Two polyphase passes that decimate by integers (one phase each) on different axes, with at most
 ``FUSED_MAX_TERMS`` taps of one axis times taps of the other and an intermediate of at least
