@@ -1,8 +1,8 @@
 """crop_and_resize with resize's filters and antialias, boxes traced.
 
 Oracles: ``jax.image.scale_and_translate`` (a box inside the image is the scale ``1 / step`` and
-the translation that puts output 0 on ``y1 * (H - 1)``), TensorFlow's own kernel values for
-``bilinear`` (the filter path with antialias off reproduces its lerps to float32 rounding),
+the translation that puts output 0 on ``y1 * (H - 1)``), TensorFlow's ``tf.image.crop_and_resize``
+for ``linear`` without antialias (its bilinear lerps, to float32 rounding),
 mirror images for flipped boxes, and central finite differences for gradients.
 """
 
@@ -51,12 +51,16 @@ def test_bilinear_with_antialias_is_the_stretched_triangle():
 
 
 def test_linear_without_antialias_equals_tensorflow_bilinear_to_rounding():
-    # same samples, same 2-tap lerp: the TF-exact path is the oracle here (itself tested against TF)
+    # same samples, same 2-tap lerp as tf.image.crop_and_resize's bilinear (TensorFlow itself is
+    # the oracle), for boxes reaching outside the image and flipped ones
+    tf = pytest.importorskip("tensorflow")
     boxes = np.array([[-0.2, 0.1, 1.3, 0.7], [0.9, 0.8, 0.1, 0.2]], np.float32)  # outside, flipped
-    a = crop_and_resize(IMAGE, boxes, [0, 1], (11, 13), "linear", extrapolation_value=-1.0)
-    b = crop_and_resize(IMAGE, boxes, [0, 1], (11, 13), "bilinear", extrapolation_value=-1.0)
-    np.testing.assert_allclose(np.asarray(a), np.asarray(b), atol=1e-5)
-    assert np.sum(np.asarray(a) == -1.0) > 0  # samples outside take the extrapolation value
+    got = np.asarray(crop_and_resize(IMAGE, boxes, [0, 1], (11, 13), "linear", extrapolation_value=-1.0))
+    want = tf.image.crop_and_resize(IMAGE, boxes, [0, 1], (11, 13), "bilinear", extrapolation_value=-1.0).numpy()
+    outside = want == -1.0
+    assert outside.any() and not outside.all()  # some samples outside take the extrapolation value
+    np.testing.assert_array_equal(got == -1.0, outside)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-5)
 
 
 @pytest.mark.parametrize("method", ["cubic", "area", "lanczos3"])
@@ -68,10 +72,20 @@ def test_flipped_box_is_the_mirror_image(method):
     np.testing.assert_allclose(np.asarray(b), np.asarray(a)[:, ::-1, ::-1], atol=1e-5)
 
 
-def test_box_larger_than_the_image_is_filtered_as_the_whole_image():
-    # |step| is clamped to (H - 1) / (crop_h - 1): the documented static window bound
-    big = crop_and_resize(IMAGE, [[-1.0, -1.0, 2.0, 2.0]], [0], (5, 5), "linear", antialias=True)
-    assert np.all(np.isfinite(np.asarray(big)))
+@pytest.mark.parametrize("method", _crop.FILTER_METHODS)
+def test_box_larger_than_the_image_is_filtered_as_the_whole_image(method):
+    # The box [-0.5, 1.5]^2 samples every 9.75 rows (12.25 columns) from -19.5 (-24.5): rows and
+    # columns 2..6 land on 0, 9.75, ..., 39 (0, 12.25, ..., 49), the others outside the image. Its
+    # |step| is clamped to (H - 1) / (crop - 1), so the window is that of the whole image resized
+    # to 9 x 9, whose samples are every 4.875 rows (6.125 columns): the inside samples are
+    # jax.image's whole-image resize at its even outputs; the rest is extrapolation_value.
+    big = crop_and_resize(IMAGE, [[-0.5, -0.5, 1.5, 1.5]], [0], (9, 9), method, -7.0, antialias=True)
+    big = np.asarray(big)[0]
+    whole = np.asarray(_oracle(np.array([0.0, 0.0, 1.0, 1.0]), 0, (9, 9), method, True))
+    np.testing.assert_allclose(big[2:7, 2:7], whole[::2, ::2], atol=1e-5)
+    out = (np.arange(9) < 2) | (np.arange(9) > 6)
+    inside = ~out[:, None] & ~out[None, :]
+    assert np.all(big[~inside] == -7.0)  # outside on either axis: exactly the fill
 
 
 def test_grad_with_respect_to_boxes_and_image():

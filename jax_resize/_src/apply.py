@@ -142,6 +142,12 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
             for p in group:  # after any fixed-point rounding: the fill is in output units
                 if p.outside is not None:
                     y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
+        # a later pass filters the rows an earlier pass filled, with weights that sum to 1 only up
+        # to rounding: fill them again, so an output outside the input on any axis is the fill
+        for group in groups[:-1]:
+            for p in group:
+                if p.outside is not None:
+                    y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
         return y
 
     # a constant banded or a polyphase first pass reads integer input as it is and converts
