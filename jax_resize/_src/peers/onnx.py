@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
@@ -247,6 +248,8 @@ def onnx_resize(
     for axis, _, o, _, _ in specs:
         out_shape[axis] = o
     _v.check_output_size(out_shape, "sizes" if sizes is not None else "scales")
+    if 0 in out_shape:  # nothing to compute: no axis's weights are built (another axis may be huge)
+        return jnp.zeros(out_shape, X.dtype)
     roi_traced = _v.is_traced(roi) and attrs["coordinate_transformation_mode"] == "tf_crop_and_resize"
     filter_attrs = {
         k: attrs[k]
