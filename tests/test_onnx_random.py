@@ -25,6 +25,13 @@ asserts it). Scales go in as float64 arrays of their float32 values, so output l
 the exact product's, as the reference computes them (float32 arrays give onnxruntime's
 float32 product: ``test_onnxruntime.py``, ``test_onnx_resize.py``).
 
+Results are judged by ``onnx_oracles.judge``: integer outputs exactly (round half to even of
+the float64 spec result; the other neighbour only inside a derived float-rounding window of a
+.5 tie, and never where the weights are dyadic and the arithmetic exact), float16 / bfloat16
+within a bound derived from their ulp and the sum of the terms' magnitudes. Beside the 2000
+cases: integer x2 / x4 / /2 cases full of exact ties (``onnx_oracles.tie_cases``) and bfloat16
+cases (drawn apart, so that the 2000 stay as drawn).
+
 Even-numbered cases go through the keyword API ``onnx_resize``, odd ones through
 ``onnx_node_resize``.
 
@@ -44,6 +51,7 @@ import onnx_oracles as O
 import pytest
 
 N_CASES = int(os.environ.get("ONNX_SWEEP_CASES", "2000"))
+N_BF16 = max(N_CASES // 25, 1)  # bfloat16 cases, beside the main sweep
 # opset -> share of the sweep; opset 19 gets the rest
 _OPSET_SHARE = {13: 0.06, 18: 0.1}
 _SEED = 20240519
@@ -87,11 +95,66 @@ def test_matches_reference(opset, index):
     O.check_deviation(case, verdict)
     api = "node" if index % 2 else "kw"
     actual = O.run_jax(case, api=api)
-    cmp = O.compare(actual, verdict.expected, *O.tolerance_for(case))
-    assert cmp.ok, O.case_failure_message(case, cmp, f"onnx.reference [{verdict.category}] (api={api})")
+    judged = O.judge(case, verdict.expected, actual)
+    assert judged.cmp.ok, O.case_failure_message(case, judged.cmp, f"onnx.reference [{verdict.category}] (api={api})")
     _RESULTS["cases"] += 1
     for category in verdict.categories:
         _RESULTS[category] += 1
+
+
+# bfloat16 cases, drawn apart so that the pinned 2000 cases above stay as drawn
+BF16_PLAN = [(19, i) for i in range(N_BF16)]
+
+
+@pytest.mark.parametrize("opset,index", BF16_PLAN, ids=[f"rb{o}_{i:05d}" for o, i in BF16_PLAN])
+def test_bfloat16_matches_reference(opset, index):
+    """bfloat16 data (every attribute drawn as in the main sweep) against the reference, within
+    the bound of ``onnx_oracles.judge`` (float32 computation, the reference's float32
+    coefficients, and one bfloat16 ulp)."""
+    case = O.random_case(f"rb{opset}_{index:05d}", (_SEED, 16, opset, index), opset=opset, dtypes=(O.BFLOAT16,))
+    verdict = O.reference_verdict(case)
+    O.check_deviation(case, verdict)
+    api = "node" if index % 2 else "kw"
+    judged = O.judge(case, verdict.expected, O.run_jax(case, api=api))
+    assert judged.cmp.ok, O.case_failure_message(case, judged.cmp, f"onnx.reference [{verdict.category}] (api={api})")
+
+
+TIE_CASES = {c.id: c for c in O.tie_cases()}
+# exact .5 ties of the float64 spec result in TIE_CASES (where jax_resize's arithmetic is exact):
+# test_tie_cases_hold_exact_ties keeps at least this many
+MIN_EXACT_TIES = 500
+
+
+@pytest.mark.parametrize("case_id", list(TIE_CASES))
+def test_integer_ties_match_reference_exactly(case_id):
+    """Integer x2 / x4 / /2 cases (``onnx_oracles.tie_cases``): every output equals
+    round_half_to_even of the float64 spec result, exact ties included (no window: the weights are
+    dyadic and float32 computes them exactly)."""
+    case = TIE_CASES[case_id]
+    verdict = O.reference_verdict(case)
+    O.check_deviation(case, verdict)
+    api = "node" if int(case_id.split("_")[1]) % 2 else "kw"
+    judged = O.judge(case, verdict.expected, O.run_jax(case, api=api))
+    assert judged.cmp.ok, O.case_failure_message(case, judged.cmp, f"onnx.reference [{verdict.category}] (api={api})")
+    assert judged.windowed == 0 and judged.max_window == 0.0, "a tie case is not exact in float32"
+
+
+def test_tie_cases_hold_exact_ties():
+    """The tie cases keep their exact ties (counted on the float64 spec result, no jax_resize run),
+    every output of theirs is judged without a window, and they cover every dtype / mode / ratio."""
+    ties = outputs = 0
+    for case in TIE_CASES.values():
+        t, n = O.exact_ties(case)
+        b = O.sum_bound(case)
+        assert (b.S * np.ldexp(1.0, b.bits) < 2.0**24).all(), case.id
+        ties, outputs = ties + t, outputs + n
+    print(f"\n[tie cases] {len(TIE_CASES)} cases, {outputs} outputs, {ties} exact .5 ties")
+    assert ties >= MIN_EXACT_TIES, ties
+    assert {c.x.dtype.name for c in TIE_CASES.values()} == {"int8", "uint8", "int32", "int64"}
+    assert {(c.attr("mode"), c.attr("antialias")) for c in TIE_CASES.values()} == {
+        (m, a) for m in ("linear", "cubic") for a in (0, 1)
+    }
+    assert {i.split("_")[2] for i in TIE_CASES} == {"x2", "x4", "/2"}
 
 
 def _assert_readme_row(counts: collections.Counter) -> None:
@@ -103,8 +166,13 @@ def _assert_readme_row(counts: collections.Counter) -> None:
         "random sweep vs `onnx.reference.ReferenceEvaluator` (ranks 1–5, every attribute, axes in any order incl. "
         "negative, scales and sizes, keep_aspect_ratio_policy, tf_crop_and_resize with roi outside [0, 1], empty "
         "and large outputs, float16/32/64 and int8/uint8/int32/int64; opsets 13/18/19) — every drawn case kept, "
-        "none redrawn",
-        f"**{len(PLAN)} / {len(PLAN)}** pass: **{c['agree']}** agree with the reference as it is; the others hit "
+        "none redrawn; integer results judged exactly",
+        f"**{len(PLAN)} / {len(PLAN)}** pass, plus **{len(TIE_CASES)}** integer ×2 / ×4 / ÷2 cases with at least "
+        f"{MIN_EXACT_TIES} exact .5 ties and **{len(BF16_PLAN)}** bfloat16 cases. Integer outputs must equal "
+        "round-half-to-even of the float64 spec result; the other neighbour is accepted only within the derived "
+        "float-rounding window of a .5 tie, and nowhere where the weights are dyadic and the arithmetic exact; "
+        "float16/bfloat16 within a bound from their ulp and Σ abs(w·x). "
+        f"**{c['agree']}** of the {len(PLAN)} agree with the reference as it is; the others hit "
         "a documented reference deviation and are judged against the spec, with an assertion of exactly what the "
         f"reference does instead (nearest + exclude_outside {c['nearest exclude_outside']}, tf_crop_and_resize "
         f"output length {c['tf_crop scales length']} + with antialias {c['tf_crop scales antialias']}, "
