@@ -1,10 +1,13 @@
 """Shared test helpers: the ONNX reference evaluator as an oracle for single Resize nodes, the
-sample photographs, and alpha channels for them."""
+sample photographs, alpha channels for them, and a resource-capped Python subprocess."""
 
 from __future__ import annotations
 
 import importlib.resources
 import pathlib
+import signal
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -29,6 +32,27 @@ PIL_FILTERS = {
     "pil_bicubic": Image.Resampling.BICUBIC,
     "pil_lanczos": Image.Resampling.LANCZOS,
 }
+
+
+#: The Pillow release series the ``pil_*`` presets and ``compat.pil_resize`` reproduce bit for bit
+#: (the test extra pins it). Pillow 10.1-12.3 run the horizontal pass first in every case, while
+#: 13 chooses the order per shape (``peers.pillow.pass_order``), so their uint8 results differ
+#: from 13's by up to 36 levels where the clipped intermediate differs, and I/F by a rounding.
+PILLOW_ORACLE_MAJOR = 13
+
+
+@pytest.fixture
+def pillow_oracle():
+    """Fails (never skips) a test whose Pillow oracle is not the release series the presets
+    reproduce: with another Pillow the exactness it asserts is not promised."""
+    import PIL
+
+    if int(PIL.__version__.split(".")[0]) != PILLOW_ORACLE_MAJOR:
+        pytest.fail(
+            f"Pillow {PIL.__version__} is installed; the pil_* presets reproduce Pillow {PILLOW_ORACLE_MAJOR}.x bit "
+            f'for bit (README), so this oracle cannot judge them: run pip install ".[test]" '
+            f"(pillow>={PILLOW_ORACLE_MAJOR},<{PILLOW_ORACLE_MAJOR + 1})."
+        )
 
 
 def load_photo(name, data_dir=None):
@@ -90,3 +114,43 @@ def reference_resize(X, roi=None, scales=None, sizes=None, *, opset=19, **attrs)
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     return ReferenceEvaluator(model).run(None, feeds)[0]
+
+
+#: The caps of :func:`run_capped`'s default: jax's start reserves ~0.5-1.6 GB of address space (VmPeak
+#: of the command and of one refused front-end call: 0.46-1.6 GB), so 6 GiB leaves room for a
+#: normal run while the refused outputs the tests ask for (8 GB and up) die; 30 s of CPU is >= 20x
+#: what a capped child spends in all (about 0.8-1.3 s, jax's import included).
+CAP_ADDRESS_SPACE = 6 * 2**30
+CAP_CPU_SECONDS = 30
+
+
+def run_capped(code, *args, address_space=CAP_ADDRESS_SPACE, cpu_seconds=CAP_CPU_SECONDS, **kwargs):
+    """``python -c CODE ARGS`` with the child's address space (``RLIMIT_AS``) and CPU time
+    (``RLIMIT_CPU``) capped from its first statement on: a runaway allocation fails inside the
+    child (MemoryError, or the process dies) and a runaway loop is killed by SIGXCPU, so a test
+    judges the exit status and output instead of a wall clock. The limits are set by the child
+    itself (``preexec_fn`` is unsafe in a parent that runs threads, as jax does). Returns the
+    ``subprocess.CompletedProcess`` (text, output captured); ``kwargs`` go to ``subprocess.run``."""
+    prelude = (
+        "import resource as _r\n"
+        f"_r.setrlimit(_r.RLIMIT_AS, ({int(address_space)}, {int(address_space)}))\n"
+        f"_r.setrlimit(_r.RLIMIT_CPU, ({int(cpu_seconds)}, {int(cpu_seconds) + 5}))\n"
+        "del _r\n"
+    )
+    kwargs = {"capture_output": True, "text": True, "timeout": 600, **kwargs}
+    return subprocess.run([sys.executable, "-c", prelude + code, *map(str, args)], **kwargs)
+
+
+def capped_failure(run):
+    """A message for a :func:`run_capped` child that did not exit normally (empty if it did)."""
+    if run.returncode in (-signal.SIGXCPU, -signal.SIGKILL):  # SIGKILL: the hard CPU limit (or the OOM killer)
+        return f"the child hit its CPU cap or was killed (status {run.returncode}): {run.stderr[-2000:]}"
+    if run.returncode < 0:
+        return f"the child died of signal {-run.returncode}: {run.stderr[-2000:]}"
+    return ""
+
+
+#: ``python -m jax_resize`` as code for :func:`run_capped` (``sys.argv`` as the module sees it).
+JAX_RESIZE_MAIN = (
+    "import runpy, sys; sys.argv[0] = 'jax_resize'; runpy.run_module('jax_resize', run_name='__main__', alter_sys=True)"
+)

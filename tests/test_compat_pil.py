@@ -1,6 +1,7 @@
 """``compat.pil_resize`` against Pillow's ``Image.fromarray(a).resize(size, filter, box, reducing_gap)``.
 
-Oracle: Pillow itself, on crops of the real photographs in ``../shared/data`` (the bundled
+Oracle: Pillow 13 itself (``conftest.pillow_oracle`` fails every test here under another Pillow,
+whose pass order the presets do not follow), on crops of the real photographs in ``../shared/data`` (the bundled
 astronaut where they are absent), in every mode ``Image.fromarray`` infers: RGBA and LA (which
 Pillow resamples with premultiplied alpha; the alpha maps hold fully transparent, opaque,
 gradient and noisy regions, and the colour under alpha 0 is the photograph's), L and RGB (8-bit),
@@ -18,7 +19,7 @@ import jax
 import numpy as np
 import pytest
 import readme
-from conftest import alpha_map, load_photo
+from conftest import PILLOW_ORACLE_MAJOR, alpha_map, load_photo
 from PIL import Image
 
 from jax_resize import compat
@@ -30,6 +31,8 @@ PHOTOS = ["astronaut.png", "chelsea.png", "coffee.png"]
 N_CASES = {"RGBA": 48, "LA": 24, "L": 12, "RGB": 12, "I;16": 12, "I": 12, "F": 12}
 WIDE_MODES = ("I;16", "I", "F")  # Pillow accumulates these in double: exact with jax_enable_x64
 KINDS = ("down", "up", "box", "reducing_gap")
+
+pytestmark = pytest.mark.usefixtures("pillow_oracle")
 
 
 @functools.cache
@@ -152,7 +155,7 @@ def test_i16_reducing_gap_is_refused_like_pillow():
 
 
 # The README rows this module measures (first cells).
-_COMPAT = "`PIL.Image.resize` (Pillow 13)"
+_COMPAT = f"`PIL.Image.resize` (Pillow {PILLOW_ORACLE_MAJOR})"
 _SWEEP = "`compat.pil_resize(a, size, filter, box, reducing_gap)` vs `Image.fromarray(a).resize(...)`"
 
 

@@ -1,9 +1,14 @@
 """``resize(..., "pil_*")`` against Pillow's ``Image.resize`` (the oracle).
 
-Oracles: Pillow itself — mode ``'F'`` for float images, the 8-bit modes ``'L'``/``'RGB'`` for
-uint8, mode ``'I'`` for int32 — on the real photographs in ``../shared/data`` (where they are
-absent, on the photograph bundled with the package, ``jax_resize/data/astronaut.png``) and on noise.
+Oracles: Pillow 13 itself (``conftest.pillow_oracle`` fails every test here under another Pillow:
+the presets reproduce Pillow 13's pass order, so no other release is a valid oracle) — mode
+``'F'`` for float images, the 8-bit modes ``'L'``/``'RGB'`` for uint8, mode ``'I'`` for int32 —
+on the real photographs in ``../shared/data`` (where they are absent, on the photograph bundled
+with the package, ``jax_resize/data/astronaut.png``) and on noise. uint8 results are asserted bit
+exact everywhere.
 """
+
+import re
 
 import jax
 import numpy as np
@@ -11,15 +16,13 @@ import PIL
 import pytest
 import readme
 from conftest import PIL_FILTERS as FILTERS
-from conftest import load_photo
+from conftest import PILLOW_ORACLE_MAJOR, load_photo
 from jax.test_util import check_grads
 from PIL import Image
 
 import jax_resize
 
-# Pillow 13's 8-bit pass order is replicated (see pillow.pillow_pass_order), which makes the
-# uint8 results bit exact; with another Pillow only the +-1 bound is asserted.
-PILLOW_13 = PIL.__version__.split(".")[0] == "13"
+pytestmark = pytest.mark.usefixtures("pillow_oracle")
 
 
 def _photo(name):
@@ -63,9 +66,7 @@ def test_photos_match_pillow(method, case):
     want8 = pil_uint8(img, out_hw, FILTERS[method])
     assert got8.dtype == np.uint8 and got8.shape == want8.shape
     diff = np.abs(got8.astype(int) - want8.astype(int))
-    assert diff.max() <= 1
-    if PILLOW_13:
-        assert diff.max() == 0, f"{np.count_nonzero(diff)} of {diff.size} pixels differ"
+    assert diff.max() == 0, f"{np.count_nonzero(diff)} of {diff.size} pixels differ, by up to {diff.max()}"
     # float: Pillow's mode 'F', within the README's bound on the 0-255 scale
     gotf = np.asarray(jax_resize.resize(img.astype(np.float32), shape, method))
     wantf = pil_float(img, out_hw, FILTERS[method])
@@ -77,8 +78,8 @@ _PHOTOS_ROW = '`resize(..., "pil_*")` vs `PIL.Image.resize` on crops of the real
 
 
 def test_readme_row():
-    # every case of test_photos_match_pillow asserts its uint8 result bit exact (Pillow 13) and
-    # its float result within the stated bound
+    # every case of test_photos_match_pillow asserts its uint8 result bit exact and its float
+    # result within the stated bound
     n = len(PHOTO_CASES) * len(FILTERS)
     stated = readme.bound(_PHOTOS_ROW, 1)
     readme.assert_row(
@@ -97,7 +98,7 @@ def test_photo_cases_run_on_the_bundled_photo(tmp_path):
         assert img.shape[:2] == (h, w), name
         got = np.asarray(jax_resize.resize(img, out_hw + img.shape[2:], "pil_bicubic")).astype(int)
         diff = np.abs(got - pil_uint8(img, out_hw, FILTERS["pil_bicubic"]).astype(int))
-        assert diff.max() <= (0 if PILLOW_13 else 1)
+        assert diff.max() == 0, name
 
 
 @pytest.mark.parametrize("method", list(FILTERS))
@@ -110,7 +111,7 @@ def test_noise_uint8_and_float(method):
         a = rng.integers(0, 256, (h, w), dtype=np.uint8)
         got = np.asarray(jax_resize.resize(a, (oh, ow), method)).astype(int)
         diff = np.abs(got - pil_uint8(a, (oh, ow), FILTERS[method]).astype(int))
-        assert diff.max() <= (0 if PILLOW_13 else 1), (h, w, oh, ow)
+        assert diff.max() == 0, (h, w, oh, ow)
         f = rng.uniform(-100, 300, (h, w)).astype(np.float32)
         np.testing.assert_allclose(
             jax_resize.resize(f, (oh, ow), method), pil_float(f, (oh, ow), FILTERS[method]), rtol=0, atol=1e-3
@@ -119,14 +120,27 @@ def test_noise_uint8_and_float(method):
 
 def test_pass_order_matters_and_is_pillows():
     # 40x40 -> 13x60: out_h < in_h and 2 * (60 - 40) > 13 - 40, so Pillow 13 runs the vertical
-    # pass first; the other order clips a different intermediate and changes pixels.
+    # pass first; the other order (Pillow <= 12's horizontal-first) clips a different intermediate
+    # and changes pixels.
     a = np.random.default_rng(2).integers(0, 256, (40, 40), dtype=np.uint8)
     want = pil_uint8(a, (13, 60), Image.Resampling.LANCZOS)
     got = np.asarray(jax_resize.resize(a, (13, 60), "pil_lanczos"))
     other = np.asarray(jax_resize.resize(jax_resize.resize(a, (40, 60), "pil_lanczos"), (13, 60), "pil_lanczos"))
     assert np.count_nonzero(other != want) > 0
-    if PILLOW_13:
-        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_installed_pillow_is_the_readme_oracle():
+    """The installed Pillow, the README's Pillow rows and sentence, and the test extra's pin all name
+    the release series the presets reproduce (the fixture fails every test here otherwise)."""
+    major = PILLOW_ORACLE_MAJOR
+    assert int(PIL.__version__.split(".")[0]) == major, PIL.__version__
+    readme.row(f"`PIL.Image.resize` (Pillow {major})")  # one row, measured by test_compat_pil
+    text = readme.README.read_text(encoding="utf-8")
+    assert f"The Pillow rows hold for Pillow {major}, the release the `[test]` extra pins" in text
+    pyproject = (readme.README.parent / "pyproject.toml").read_text(encoding="utf-8")
+    test_extra = re.search(r"^test = \[\n(.*?)^\]", pyproject, re.S | re.M)[1]
+    assert f'"pillow>={major},<{major + 1}",' in test_extra
 
 
 @pytest.mark.parametrize("method", ["pil_box", "pil_bilinear", "pil_bicubic", "pil_lanczos", "pil_nearest"])
@@ -173,7 +187,7 @@ def test_jit_vmap_grad():
     h = lambda v: jax_resize.resize(v, (7, 13), "pil_bicubic")
     want = np.stack([pil_uint8(v, (7, 13), Image.Resampling.BICUBIC) for v in u])
     got = np.asarray(jax.jit(jax.vmap(h))(u)).astype(int)
-    assert np.abs(got - want.astype(int)).max() <= (0 if PILLOW_13 else 1)
+    np.testing.assert_array_equal(got, want)
 
 
 def test_unchanged_and_empty():
