@@ -383,32 +383,72 @@ def test_weights_are_tensorflows_bit_for_bit():
 # --- formula checks (additional) -------------------------------------------------------------------
 
 
-def test_keys_table_entries():
-    # ResizeBicubic's table holds Keys' kernel at i / 1024 and 1 + i / 1024, rounded to float32:
-    # a = -0.5: W(0.5) = 0.5625, W(1.5) = -0.0625; a = -0.75: W(0.5) = 0.59375, W(1.5) = -0.09375.
-    for a, near, far in [(-0.5, 0.5625, -0.0625), (-0.75, 0.59375, -0.09375)]:
+def _keys_table(a):
+    """ResizeBicubic's coefficient table written out from TensorFlow's source (``InitCoeffsTable``
+    in ``resize_bicubic_op.cc``): ``x = i / 1024`` in float32, Keys' kernel in double in Horner
+    form at ``x`` and at ``x + 1``, each stored as float32: ``[1025, 2]``."""
+    x = (np.arange(1025) / 1024).astype(np.float32).astype(np.float64)
+    near = ((a + 2) * x - (a + 3)) * x * x + 1
+    y = x + 1
+    far = ((a * y - 5 * a) * y + 8 * a) * y - 4 * a
+    return np.stack([near, far], axis=1).astype(np.float32)
+
+
+def test_keys_table_is_tensorflows():
+    """The whole table, both kernels: ours equals Keys' formula written out above; for a = -0.75
+    that formula equals the table read back from TensorFlow; spot values by hand."""
+    # TF1 bicubic without half-pixel centres (a = -0.75) applies raw table rows, edge taps repeated
+    # and no renormalisation: 4 -> 4096 samples x = o / 1024, so outputs 1024..2047 (floor(x) = 1,
+    # all four taps inside) read rows k = o - 1024 as T[k, 1], T[k, 0], T[1024 - k, 0], T[1024 - k, 1].
+    rows = _impulse_matrix(4, 4096, lambda x, s: v1.resize_bicubic(x, s))[1024:2048]
+    read = np.zeros((1025, 2), np.float32)
+    k = np.arange(1024)
+    read[k, 1], read[k, 0], read[1024 - k, 0], read[1024 - k, 1] = rows.T
+    np.testing.assert_array_equal(read, _keys_table(-0.75))
+    for a in (-0.5, -0.75):
         table = _tf.keys_table(a)
         assert table.shape == (1025, 2) and table.dtype == np.float32
-        assert table[512, 0] == near and table[512, 1] == far
-        assert table[0, 0] == 1 and table[0, 1] == 0 and table[1024, 0] == 0 and table[1024, 1] == 0
+        np.testing.assert_array_equal(table, _keys_table(a), err_msg=f"a = {a}")
+    # Keys at 0.5 and 1.5: a = -0.5: 0.5625, -0.0625; a = -0.75: 0.59375, -0.09375; 1 and 0 at 0
+    for a, near, far in [(-0.5, 0.5625, -0.0625), (-0.75, 0.59375, -0.09375)]:
+        assert tuple(_keys_table(a)[512]) == (near, far) and tuple(_keys_table(a)[0]) == (1, 0)
+        assert tuple(_keys_table(a)[1024]) == (0, 0)
 
 
 def test_bicubic_reads_the_table_at_lrintf():
-    # 3 -> 64 half-pixel: x = (o + 0.5) * 3/64 - 0.5; the weights are the table rows at
-    # round-half-even(1024 * frac(x)), not Keys' kernel at frac(x).
-    rec = _tf.bicubic_taps(3, 64)
-    W = _weights.record_matrix(rec)
-    o = 40
-    x = np.float32((np.float32(o) + np.float32(0.5)) * (np.float32(3) / np.float32(64)) - np.float32(0.5))
-    k = int(np.rint((x - np.floor(x)) * np.float32(1024)))
-    t = _tf.keys_table(-0.5)
-    w = np.array([t[k, 1], t[k, 0], t[1024 - k, 0], t[1024 - k, 1]], np.float32)
-    lo = int(np.floor(x)) - 1
-    cols = np.arange(lo, lo + 4)
-    inside = (cols >= 0) & (cols < 3)
-    w = np.where(inside, w, np.float32(0))
-    w = w * (np.float32(1) / (((w[0] + w[1]) + w[2]) + w[3]))
-    np.testing.assert_array_equal(W[o, cols[inside]].astype(np.float32), w[inside])
+    """5 -> 13 half-pixel: x = (o + 0.5) * 5/13 - 0.5; every row's weights are the table rows at
+    round-half-even(1024 * frac(x)), outside taps zeroed and the row multiplied by the float32
+    reciprocal of its float32 sum; equal to TensorFlow's and to ours, and not Keys' kernel at
+    frac(x) itself (1024 * frac(x) is no integer here)."""
+    n, out, t = 5, 13, _keys_table(-0.5)
+    want = np.zeros((out, n), np.float32)
+    direct = np.zeros((out, n), np.float32)  # Keys' kernel at frac(x), same zeroing and scaling
+    for o in range(out):
+        x = np.float32((np.float32(o) + np.float32(0.5)) * (np.float32(n) / np.float32(out)) - np.float32(0.5))
+        frac = float(x - np.floor(x))
+        k = int(np.rint(np.float32(frac) * np.float32(1024)))
+        cols = np.arange(int(np.floor(x)) - 1, int(np.floor(x)) + 3)
+        inside = (cols >= 0) & (cols < n)
+        for matrix, w in (
+            (want, [t[k, 1], t[k, 0], t[1024 - k, 0], t[1024 - k, 1]]),
+            (direct, [_keys(1 + frac), _keys(frac), _keys(1 - frac), _keys(2 - frac)]),
+        ):
+            w = np.where(inside, np.array(w, np.float32), np.float32(0))
+            w = w * (np.float32(1) / (((w[0] + w[1]) + w[2]) + w[3]))
+            matrix[o, cols[inside]] = w[inside]
+    assert np.abs(want - direct).max() > 1e-5
+    np.testing.assert_array_equal(
+        _impulse_matrix(n, out, lambda x, s: v1.resize_bicubic(x, s, half_pixel_centers=True)), want
+    )
+    np.testing.assert_array_equal(_weights.record_matrix(_tf.bicubic_taps(n, out)).astype(np.float32), want)
+
+
+def _keys(t, a=-0.5):
+    """Keys' cubic kernel at ``t`` (float64)."""
+    t = abs(t)
+    if t <= 1:
+        return ((a + 2) * t - (a + 3)) * t * t + 1
+    return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a if t < 2 else 0.0
 
 
 def _tf_bilinear_formula(img, out_h, out_w):

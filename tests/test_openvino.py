@@ -3,8 +3,9 @@
 Oracles (never our own output):
   * the reference implementation (REF): ``Node.evaluate`` on an ``opset11.interpolate`` node,
     which is what constant folding runs and what follows the spec;
-  * the CPU plugin (compiled with ``INFERENCE_PRECISION_HINT=f32``) in the layouts where it
-    follows the reference;
+  * the CPU plugin (compiled with ``INFERENCE_PRECISION_HINT=f32``) in its standard layouts;
+    where it departs from the reference (``_CPU_RULES``), the case is judged against REF instead
+    and the plugin is asserted to equal REF run with the plugin's rule (how it departs);
   * the expected values of OpenVINO's reference tests (``op_reference/interpolate.cpp``), and
     hand-computed cases for the CPU plugin's documented deviations.
 
@@ -123,10 +124,11 @@ def _ref_case(rng, mode):
 
 
 def _cpu_case(rng, mode):
-    """A case in a layout where the CPU plugin follows REF: rank 2 (any axes), rank 4 NCHW
-    (axes within {2, 3}) or NHWC (within {1, 2}, no pads: CPU gets NHWC pads wrong) and rank 5
-    (within {2, 3, 4}), pads on the resized axes; CPU-only rules switched to the shared
-    behaviour."""
+    """A case in the CPU plugin's standard layouts: rank 2 (any axes), rank 4 NCHW (axes within
+    {2, 3}) or NHWC (within {1, 2}, no pads: CPU gets NHWC pads' output shapes wrong) and rank 5
+    (within {2, 3, 4}), pads on the resized axes. Every other attribute is kept as drawn: where
+    the plugin departs from the reference (``_cpu_rules``) the case is judged against REF and the
+    plugin's departure is asserted instead."""
     while True:
         rank = int(rng.choice([2, 4, 4, 5]))
         shape = [int(v) for v in rng.integers(1, 9, rank)]
@@ -147,18 +149,8 @@ def _cpu_case(rng, mode):
                 :rank
             ]
         values = _values(rng, scm, _padded(shape, kw), axes)
-        out = ov_shape(np.zeros(shape, np.float32), values, axes, **kw)
-        if 0 in out:
-            continue
-        padded = _padded(shape, kw)
-        downsampling = any(out[a] < padded[a] if scm == "sizes" else v < 1 for a, v in zip(axes, values))
-        if mode == "linear" and (rank <= 4 or not downsampling):
-            kw["antialias"] = False  # CPU: linear == linear_onnx at rank <= 4; a = s always at rank 5
-        if mode == "bicubic_pillow" and rank <= 4:
-            kw["cube_coeff"] = -0.5  # CPU ignores cube_coeff there
-        if mode == "nearest" and kw["coordinate_transformation_mode"] == "align_corners":
-            kw["coordinate_transformation_mode"] = "half_pixel"  # CPU's evaluation order differs (REF test)
-        return shape, values, axes, kw
+        if 0 not in ov_shape(np.zeros(shape, np.float32), values, axes, **kw):
+            return shape, values, axes, kw
 
 
 def _round_half_away(v):
@@ -207,8 +199,192 @@ def _integer_expectation(oracle, x, values, axes, kw):
     return want, near
 
 
-def _check(oracle, make_case, mode, seed, count, dtype=np.float32):
-    """``count`` seeded cases of ``mode`` against ``oracle``; returns the max abs error (float)."""
+# --------------------------------------------------------------------------------------------
+# the CPU plugin's departures from the reference (docs/notes/openvino_pillow_semantics.md)
+
+_CPU_RULES = {
+    "linear_ignores_antialias": "linear at rank <= 4 runs linear_onnx: antialias has no effect",
+    "linear_always_antialiases": "linear at rank 5 uses a = s whenever antialias is set, even if nothing downsamples",
+    "bicubic_pillow_ignores_cube_coeff": "bicubic_pillow at rank <= 4 uses a = -0.5 whatever cube_coeff is",
+    "align_corners_order": "nearest align_corners coordinate evaluated as o * ((in - 1) / (out - 1))",
+    "casts_integers": "linear and cubic at rank 5 cast integer results (truncate toward zero, wrap around)",
+}
+
+
+def _axis_geometry(x, values, axes, kw):
+    """``(padded, outs, scales)``: padded input shape, output length and float32 scale of each axis
+    in ``axes``, as OpenVINO defines them (sizes: ``f32(out) / f32(padded in)``)."""
+    padded = _padded(
+        list(x.shape), dict(kw, pads_begin=list(kw.get("pads_begin", [0])), pads_end=list(kw.get("pads_end", [0])))
+    )
+    out = ov_shape(x, values, axes, **kw)
+    outs = [out[a] for a in axes]
+    if kw["shape_calculation_mode"] == "scales":
+        scales = [np.float32(v) for v in values]
+    else:
+        scales = [np.float32(o) / np.float32(padded[a]) for a, o in zip(axes, outs)]
+    return padded, outs, scales
+
+
+def _nearest_index(n, out, s, nearest_mode, order):
+    """The spec's nearest source index of every output of one align_corners axis, float32, with
+    the coordinate evaluated in ``order``: ``"ref"`` ``(o * (in - 1)) / (out - 1)`` (REF) or
+    ``"cpu"`` ``o * ((in - 1) / (out - 1))`` (the CPU plugin)."""
+    if out == n or s == np.float32(1):
+        return np.arange(n)  # the identity shortcut (x = o)
+    o = np.arange(out, dtype=np.float32)
+    if out == 1:
+        x = np.zeros(1, np.float32)
+    elif order == "ref":
+        x = (o * np.float32(n - 1)) / np.float32(out - 1)
+    else:
+        x = o * (np.float32(n - 1) / np.float32(out - 1))
+    x = x.astype(np.float64)  # exact: every rounding below is of the float32 value
+    half_away = np.floor(x + 0.5)  # x >= 0 here
+    rounded = {
+        "round_prefer_floor": np.where(x == np.trunc(x) + 0.5, np.floor(x), half_away),
+        "round_prefer_ceil": half_away,
+        "floor": np.floor(x),
+        "ceil": np.ceil(x),
+        "simple": np.ceil(x) if s < 1 else np.trunc(x),
+    }[nearest_mode]
+    return np.clip(rounded, 0, n - 1).astype(np.int64)
+
+
+def _cpu_rules(x, values, axes, kw):
+    """The departures in ``_CPU_RULES`` that apply to this case (empty: the plugin follows REF).
+    A rule is listed only where it touches a resized axis (align_corners: where the two orders
+    give different indices); it can still leave the result unchanged (symmetric taps)."""
+    rank, mode = x.ndim, kw["mode"]
+    padded, outs, scales = _axis_geometry(x, values, axes, kw)
+    resized = [o != padded[a] for a, o in zip(axes, outs)]
+    downsampling = any(s < 1 for s in scales)
+    rules = []
+    if mode == "linear" and kw["antialias"] and downsampling and rank <= 4:
+        rules.append("linear_ignores_antialias")
+    if mode == "linear" and kw["antialias"] and not downsampling and rank == 5 and any(resized):
+        rules.append("linear_always_antialiases")
+    if mode == "bicubic_pillow" and kw["cube_coeff"] != -0.5 and rank <= 4 and any(resized):
+        rules.append("bicubic_pillow_ignores_cube_coeff")
+    if mode == "nearest" and kw["coordinate_transformation_mode"] == "align_corners":
+        nm = kw["nearest_mode"]
+        if any(
+            not np.array_equal(_nearest_index(padded[a], o, s, nm, "ref"), _nearest_index(padded[a], o, s, nm, "cpu"))
+            for a, o, s in zip(axes, outs, scales)
+        ):
+            rules.append("align_corners_order")
+    if np.issubdtype(x.dtype, np.integer) and mode in ("linear", "cubic") and rank == 5 and any(resized):
+        rules.append("casts_integers")
+    return rules
+
+
+def _ref_float(x, values, axes, kw):
+    """REF on float32 data; the Pillow modes with their axes ascending (REF returns uninitialised
+    values for descending ones; in float the pass order changes nothing beyond rounding)."""
+    x = np.asarray(x, np.float32)
+    if kw["mode"].endswith("_pillow") and list(axes) != sorted(axes):
+        order = np.argsort(axes)
+        axes, values = [axes[i] for i in order], [values[i] for i in order]
+    return ov_ref(x, values, axes, **kw)
+
+
+def _integer_result(f, info, casts):
+    """Integer result of float result ``f`` and where it may be off by one: rounded half to even
+    and saturated (ours), or cast (truncated and wrapped, the CPU's rank-5 linear/cubic); a value
+    within _TIE_SLACK of a .5 tie (rounding) or of an integer (truncation) may fall either side."""
+    f = f.astype(np.float64)
+    if casts:
+        low, span = int(info.min), int(info.max) + 1 - int(info.min)
+        wrapped = (np.trunc(f).astype(np.int64) - low) % span + low
+        return wrapped, np.abs(f - np.rint(f)) < _TIE_SLACK
+    return np.clip(np.rint(f), info.min, info.max), _near_tie(f)
+
+
+def _reference_expectation(x, values, axes, kw):
+    """What the reference says for this case, and where an integer result may be off by one
+    (float data: an empty mask). Integer nearest is REF's own copy; the integer filters are REF's
+    float result rounded once, half to even, and saturated (REF itself truncates and wraps)."""
+    integer = np.issubdtype(x.dtype, np.integer)
+    if integer and kw["mode"] == "nearest":
+        want = ov_ref(x, values, axes, **kw)
+        return want, np.zeros(want.shape, bool)
+    want = _ref_float(x, values, axes, kw)
+    if not integer:
+        return want, np.zeros(want.shape, bool)
+    return _integer_result(want, np.iinfo(x.dtype), casts=False)
+
+
+def _cpu_model(x, values, axes, kw, rules):
+    """The CPU plugin's result under ``rules``, computed by REF (or, for the align_corners order,
+    the spec's nearest gather written out above) with the plugin's rule in place of the spec's."""
+    if "align_corners_order" in rules:
+        pb, pe = [list(kw.get(k, [0])) + [0] * x.ndim for k in ("pads_begin", "pads_end")]
+        y = np.pad(x, [(pb[i], pe[i]) for i in range(x.ndim)])
+        padded, outs, scales = _axis_geometry(x, values, axes, kw)
+        for a, o, s in zip(axes, outs, scales):
+            y = np.take(y, _nearest_index(padded[a], o, s, kw["nearest_mode"], "cpu"), axis=a)
+        return y, np.zeros(y.shape, bool)
+    model = dict(kw)
+    if "linear_ignores_antialias" in rules:
+        model["antialias"] = False  # linear without antialias is linear_onnx
+    if "bicubic_pillow_ignores_cube_coeff" in rules:
+        model["cube_coeff"] = -0.5
+    if "linear_always_antialiases" in rules:
+        # REF's antialias switch is global: one more axis that downsamples two equal copies of the
+        # data turns a = s on for every axis and leaves the values as they are.
+        scales_mode = kw["shape_calculation_mode"] == "scales"
+        twice = np.stack([np.asarray(x, np.float32)] * 2, axis=-1)
+        f = ov_ref(twice, list(values) + [0.5 if scales_mode else 1], list(axes) + [x.ndim], **model)[..., 0]
+    else:
+        f = _ref_float(x, values, axes, model)
+    if not np.issubdtype(x.dtype, np.integer):
+        return f, np.zeros(f.shape, bool)
+    return _integer_result(f, np.iinfo(x.dtype), casts="casts_integers" in rules)
+
+
+def _float_tol(mode, want):
+    return (2e-5 if mode == "cubic" else 2e-6) * max(1.0, float(np.abs(want).max()))
+
+
+def _assert_integer(got, want, near, what):
+    diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
+    # exact, except by 1 where the float result is a near tie (or, cast, near an integer)
+    assert diff.max(initial=0) <= 1 and not diff[~near].any(), (what, np.argwhere((diff > 0) & ~near)[:5])
+
+
+def _judge_cpu_departure(x, values, axes, kw, got, rules):
+    """A case the CPU plugin does not follow REF on: ours is judged against REF, and the plugin
+    against ``_cpu_model`` (how it departs); where the departure changes the result, the plugin
+    must really differ from REF. Returns ``(err, differs)``: our float error and whether it did."""
+    case = (x.shape, values, axes, kw, rules)
+    want, near = _reference_expectation(x, values, axes, kw)
+    cpu = ov_cpu(x, values, axes, **kw)
+    model, model_near = _cpu_model(x, values, axes, kw, rules)
+    assert got.shape == want.shape == cpu.shape == model.shape and got.dtype == cpu.dtype == x.dtype, case
+    if np.issubdtype(x.dtype, np.integer):
+        _assert_integer(got, want, near, ("ours vs REF", case))
+        _assert_integer(cpu, model, model_near, ("CPU vs its rule", case))
+        settled = ~near & ~model_near
+        differs = bool((model != want)[settled].any())
+        if differs:
+            assert (cpu != want)[settled].any(), ("the CPU plugin follows REF", case)
+        return 0.0, differs
+    tol = _float_tol(kw["mode"], want)
+    err = float(np.abs(got.astype(np.float64) - want).max())
+    assert err <= tol, ("ours vs REF", err, case)
+    cpu_err = float(np.abs(cpu.astype(np.float64) - model).max())
+    assert cpu_err <= _float_tol(kw["mode"], model), ("CPU vs its rule", cpu_err, case)
+    differs = float(np.abs(model.astype(np.float64) - want).max()) > 2 * tol
+    if differs:
+        assert float(np.abs(cpu.astype(np.float64) - want).max()) > tol, ("the CPU plugin follows REF", case)
+    return err, differs
+
+
+def _check(oracle, make_case, mode, seed, count, dtype=np.float32, departures=None):
+    """``count`` seeded cases of ``mode`` against ``oracle``; returns the max abs error (float).
+    With the CPU plugin as ``oracle``, a case it departs from REF on is judged by
+    ``_judge_cpu_departure``; ``departures`` (a dict) then counts, per rule, the cases drawn and
+    those where the plugin really differed."""
     rng = np.random.default_rng(seed)
     worst = 0.0
     for _ in range(count):
@@ -218,30 +394,30 @@ def _check(oracle, make_case, mode, seed, count, dtype=np.float32):
         else:
             x = rng.standard_normal(shape).astype(np.float32)
         got = ours(x, values, axes, **kw)
+        rules = _cpu_rules(x, values, axes, kw) if oracle is ov_cpu else []
+        if rules:
+            err, differs = _judge_cpu_departure(x, values, axes, kw, got, rules)
+            worst = max(worst, err)
+            if departures is not None:
+                for rule in rules:
+                    drawn, seen = departures.get(rule, (0, 0))
+                    departures[rule] = (drawn + 1, seen + int(differs))
+            continue
         if dtype == np.uint8:
             want, near = _integer_expectation(oracle, x, values, axes, kw)
             assert got.shape == want.shape and got.dtype == want.dtype, (shape, values, axes, kw)
-            diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
-            # exact, except by 1 where OpenVINO's own float result is a near tie
-            assert diff.max(initial=0) <= 1 and not diff[~near].any(), (
-                np.argwhere((diff > 0) & ~near)[:5],
-                shape,
-                values,
-                axes,
-                kw,
-            )
+            _assert_integer(got, want, near, (shape, values, axes, kw))
             continue
         want = oracle(x, values, axes, **kw)
         assert got.shape == want.shape and got.dtype == want.dtype, (shape, values, axes, kw)
         err = float(np.abs(got.astype(np.float64) - want.astype(np.float64)).max())
-        tol = (2e-5 if mode == "cubic" else 2e-6) * max(1.0, float(np.abs(want).max()))
-        assert err <= tol, (err, shape, values, axes, kw)
+        assert err <= _float_tol(mode, want), (err, shape, values, axes, kw)
         worst = max(worst, err)
     return worst
 
 
 _REF_ROW = "`openvino_interpolate` vs OpenVINO {version}'s reference implementation"
-_CPU_ROW = "vs the OpenVINO CPU plugin in the layouts where it follows the reference"
+_CPU_ROW = "vs the OpenVINO CPU plugin in its standard layouts"
 _REF_SEEDS, _REF_COUNT, _CPU_COUNT = (0, 1), 16, 16
 
 
@@ -272,29 +448,36 @@ def test_random_vs_reference(mode, seed):
     _readme_bound(_REF_ROW, mode, _check(ov_ref, _ref_case, mode, seed, _REF_COUNT))
 
 
+def _assert_departures_real(departures):
+    """Every CPU departure the sweep drew changed the plugin's result in at least one case (a
+    listed rule can leave one case unchanged, e.g. symmetric Pillow taps)."""
+    for rule, (drawn, seen) in departures.items():
+        assert seen > 0, (rule, _CPU_RULES[rule], drawn)
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_random_vs_cpu_plugin(mode):
-    _readme_bound(_CPU_ROW, mode, _check(ov_cpu, _cpu_case, mode, 10, _CPU_COUNT))
+    departures = {}
+    _readme_bound(_CPU_ROW, mode, _check(ov_cpu, _cpu_case, mode, 10, _CPU_COUNT, departures=departures))
+    _assert_departures_real(departures)
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_random_uint8(mode):
     # *_pillow: REF rounds half away from zero after each pass, as we do; nearest copies. The
     # other filters: REF casts (truncates, and wraps around for cubic overshoot); we round once
-    # and saturate, like the CPU plugin. Exact everywhere except at near ties of OpenVINO's own
-    # float result, where float32 (ours) and double, or half-to-even and half-away, may split.
+    # and saturate, like the CPU plugin at rank <= 4 (at rank 5 its linear and cubic cast: those
+    # cases are judged against REF's float result, see _cpu_rules). Exact everywhere except at
+    # near ties of OpenVINO's own float result, where float32 (ours) and double, or half-to-even
+    # and half-away, may split.
     if mode.endswith("_pillow") or mode == "nearest":
         _check(ov_ref, _ref_case, mode, 20, 6, dtype=np.uint8)
     if not mode.endswith("_pillow"):
-        _check(ov_cpu, _cpu_case_rank_up_to_4, mode, 21, 6, dtype=np.uint8)
-
-
-def _cpu_case_rank_up_to_4(rng, mode):
-    # The CPU plugin's rank-5 cubic casts uint8 with wrap-around (256.6 -> 0, -1.5 -> 255).
-    while True:
-        case = _cpu_case(rng, mode)
-        if len(case[0]) <= 4:
-            return case
+        departures = {}
+        _check(ov_cpu, _cpu_case, mode, 21, 12, dtype=np.uint8, departures=departures)
+        _assert_departures_real(departures)
+        if mode in ("linear", "cubic"):  # the seeded draw holds rank-5 cases: the cast is judged
+            assert departures.get("casts_integers", (0, 0))[1] > 0, departures
 
 
 # --------------------------------------------------------------------------------------------
@@ -345,8 +528,9 @@ def test_nearest_indices_exhaustive():
                         o, s = v, np.float32(v) / np.float32(n)
                     else:
                         o, s = _ov.output_length_from_scale(n, v), np.float32(v)
-                    if o == n:
+                    if o == n:  # the identity, in REF and in ours
                         np.testing.assert_array_equal(want, x)
+                        np.testing.assert_array_equal(ours(x, [v], [0], **kw), want, err_msg=f"{ctm} {nm} {scm}={v}")
                         continue
                     idx = _ov.axis_record("nearest", n, o, s, coordinate_transformation_mode=ctm, nearest_mode=nm).index
                     np.testing.assert_array_equal(idx, want, err_msg=f"{ctm} {nm} in={n} {scm}={v}")
@@ -373,8 +557,9 @@ def test_weight_matrices_exhaustive(mode):
                     mode=mode, shape_calculation_mode="sizes", coordinate_transformation_mode=ctm, cube_coeff=-0.6
                 )
                 want = ov_ref(eye, [o, n], [0, 1], **kw)
-                if o == n:  # the identity (REF's cubic weights sum to 1 in float32 only)
+                if o == n:  # the identity, in REF (its cubic weights sum to 1 in float32 only) and ours
                     np.testing.assert_allclose(want, eye, atol=1e-5)
+                    np.testing.assert_allclose(ours(eye, [o, n], [0, 1], **kw), want, atol=1e-5, err_msg=f"{ctm} {n}")
                     continue
                 taps = _ov.axis_record(
                     mode, n, o, np.float32(o) / np.float32(n), coordinate_transformation_mode=ctm, cube_coeff=-0.6
@@ -692,17 +877,30 @@ def test_linear_antialias_global_switch():
 
 def test_align_corners_uses_the_spec_order():
     # (o * (in - 1)) / (out - 1) in float32: in=14 -> out=23 at o=7: 7*13/22 = 4.1363..; the CPU's
-    # o * (13/22) rounds differently for some outputs; REF and we agree on every index.
+    # o * (13/22) rounds differently for some outputs; REF and we agree on every index. The spec's
+    # indices written out (_nearest_index) in REF's order are REF's, in the CPU's order the CPU's,
+    # and _cpu_rules flags exactly the cases where the two differ.
     x = np.arange(14, dtype=np.float32)
-    for o in (23, 24):
-        for nm in ("floor", "ceil", "simple"):
+    departed = []
+    for o in range(20, 27):
+        for nm in NEAREST_MODES:
             kw = dict(
                 mode="nearest",
                 shape_calculation_mode="sizes",
                 coordinate_transformation_mode="align_corners",
                 nearest_mode=nm,
             )
-            np.testing.assert_array_equal(ours(x, [o], [0], **kw), ov_ref(x, [o], [0], **kw))
+            want, cpu = ov_ref(x, [o], [0], **kw), ov_cpu(x, [o], [0], **kw)
+            np.testing.assert_array_equal(ours(x, [o], [0], **kw), want)
+            s = np.float32(o) / np.float32(14)
+            np.testing.assert_array_equal(_nearest_index(14, o, s, nm, "ref"), want)
+            np.testing.assert_array_equal(_nearest_index(14, o, s, nm, "cpu"), cpu)
+            rules = _cpu_rules(x, [o], [0], kw)
+            assert rules == (["align_corners_order"] if (cpu != want).any() else []), (o, nm)
+            if rules:
+                np.testing.assert_array_equal(_cpu_model(x, [o], [0], kw, rules)[0], cpu)
+                departed.append((o, nm))
+    assert (23, "floor") in departed and (23, "simple") in departed, departed
 
 
 def test_bicubic_pillow_honours_cube_coeff():

@@ -11,7 +11,8 @@ Every network is exported by the TorchScript exporter (``dynamo=False``) at the 
 ``TORCHSCRIPT_OPSETS`` and by the dynamo exporter at its default opset. Exports torch refuses
 are asserted to be refusals, with the reason each is expected to give (``Net.refused``); exports
 whose graph holds no Resize node (torch decomposes the op into gathers) are asserted to be so
-(``Net.no_resize``).
+(``Net.no_resize``), and their output, onnxruntime's and torch's, to equal the equivalent Resize
+(``Net.equivalent``) computed by jax_resize on the network's input.
 
 For every exported model:
 
@@ -149,7 +150,9 @@ class Net:
     """One network: how to build it (seeded) and what torch does with it.
 
     ``refused``: exporter (an opset, or ``_ALL_TORCHSCRIPT``) -> a substring of the error torch
-    raises. ``no_resize``: exporter -> why its graph has no Resize node. ``ort_refused``: exporter
+    raises. ``no_resize``: exporter -> why its graph has no Resize node; ``equivalent`` is then the
+    ONNX Resize that computes what the network does (its attributes, and its ``scales`` or
+    ``sizes``), run by jax_resize on the network's input. ``ort_refused``: exporter
     -> a substring of the error onnxruntime raises when it loads the model with its default graph
     optimizations (it then runs without them). ``eager_differs``: exporter -> why the export does
     not compute what torch computes (asserted: it differs from torch's eager output by > 1e-3).
@@ -160,6 +163,7 @@ class Net:
     inputs: Callable[[], tuple[torch.Tensor, ...]]
     refused: Mapping[int | str, str] = dataclasses.field(default_factory=dict)
     no_resize: Mapping[int | str, str] = dataclasses.field(default_factory=dict)
+    equivalent: tuple[dict, str, list] | None = None
     ort_refused: Mapping[int | str, str] = dataclasses.field(default_factory=dict)
     eager_differs: Mapping[int | str, str] = dataclasses.field(default_factory=dict)
 
@@ -258,6 +262,12 @@ NETS = {
             lambda: Interpolate(scale_factor=2.5, mode="linear"),
             lambda: (_randn(10, 1, 3, 7),),
             no_resize={"dynamo": "the dynamo exporter decomposes 1-D linear into GatherND"},
+            # torch samples (o + 0.5) / 2.5 - 0.5, clamped at 0: the given scale, not out / in
+            equivalent=(
+                dict(mode="linear", coordinate_transformation_mode="pytorch_half_pixel"),
+                "scales",
+                [1, 1, 2.5],
+            ),
             eager_differs=_OPSET10_LINEAR,
         ),
         Net(
@@ -266,6 +276,12 @@ NETS = {
             _x,
             refused={_ALL_TORCHSCRIPT: "aten::_upsample_nearest_exact2d"},
             no_resize={"dynamo": "the dynamo exporter decomposes nearest-exact into GatherND"},
+            # torch's nearest-exact: floor((o + 0.5) * in / out), half-pixel rounded half up
+            equivalent=(
+                dict(mode="nearest", coordinate_transformation_mode="half_pixel", nearest_mode="round_prefer_ceil"),
+                "sizes",
+                [1, 3, 12, 5],
+            ),
         ),
         Net("size_nearest_7_to_15", lambda: Interpolate(size=(15, 20), mode="nearest"), _x),
     )
@@ -452,6 +468,31 @@ def node_checks(name: str, exporter: int | str) -> tuple[NodeCheck, ...]:
     return tuple(checks)
 
 
+@functools.cache
+def equivalent_check(name: str, exporter: int | str) -> float:
+    """An export without a Resize node: its graph has none, and its output (onnxruntime), and
+    torch's eager output, equal the network's ``equivalent`` Resize computed by
+    ``onnx_node_resize`` on the network's input (at the export's opset). Returns the larger max
+    rel diff."""
+    ex, net = export(name, exporter), NETS[name]
+    assert not ex.resize_nodes and net.equivalent is not None, f"{name} / {exporter}"
+    attrs, kind, values = net.equivalent
+    node = onnx.helper.make_node("Resize", ["x", "", "scales", "sizes"], ["y"], **attrs)
+    array = np.asarray(values, np.float32 if kind == "scales" else np.int64)
+    feeds = _feeds(ex)
+    (x,) = feeds.values()
+    inputs = (x, None, array, None) if kind == "scales" else (x, None, None, array)
+    ours = np.asarray(jax_resize.onnx_node_resize(node, *inputs, opset=ex.opset))
+    (theirs,) = _ort_run(ex, ex.model, feeds).values()
+    module, args = net.build()
+    with torch.no_grad():
+        eager = module(*args).numpy()
+    what = f"{name} / {exporter}: jax_resize's equivalent Resize ({attrs}, {kind} {values})"
+    rel = max(_rel_diff(ours, theirs, f"{what} vs onnxruntime"), _rel_diff(ours, eager, f"{what} vs torch"))
+    assert rel <= RTOL, f"{what}: max rel diff {rel:.3g} > {RTOL}"
+    return rel
+
+
 def _attrs(node) -> dict:
     out = {}
     for attr in node.attribute:
@@ -557,9 +598,15 @@ def _exported(name, exporter) -> Export:
 
 @pytest.mark.parametrize("name,exporter", EXPORTED, ids=_ids(EXPORTED))
 def test_resize_nodes_match_onnxruntime(name, exporter):
-    """(a): each Resize node on its real inputs, against onnxruntime's output of that node."""
+    """(a): each Resize node on its real inputs, against onnxruntime's output of that node; an
+    export without one (torch decomposed the op): its output against jax_resize's equivalent
+    Resize on the network's input (``equivalent_check``)."""
     ex = _exported(name, exporter)
-    assert len(node_checks(name, exporter)) == len(ex.resize_nodes)
+    checks = node_checks(name, exporter)
+    assert len(checks) == len(ex.resize_nodes)
+    if not ex.resize_nodes:
+        assert exporter in NETS[name].no_resize, f"{name} / {exporter}: no Resize node in the export"
+        equivalent_check(name, exporter)
 
 
 @pytest.mark.parametrize("name,exporter", EXPORTED, ids=_ids(EXPORTED))
@@ -620,6 +667,7 @@ def test_summary():
         max_ort = max(max_ort, result.vs_ort)
         if not checks:
             no_resize.append((name, exporter))
+            max_node = max(max_node, equivalent_check(name, exporter))
         if exporter in net.eager_differs:
             eager_differs.append((name, exporter))
         else:
@@ -665,7 +713,8 @@ def test_summary():
         f"**{len(exported)} / {len(exported)}** models agree end to end with onnxruntime and "
         f"**{len(exported) - len(eager_differs)}** with torch eager (the {len(eager_differs)} opset-10 linear "
         f"exports differ from torch, as torch warns); all within {tolerance} of the output's magnitude; "
-        f"{len(no_resize)} dynamo exports hold no Resize node (1-D linear, nearest-exact: gathers); "
+        f"{len(no_resize)} dynamo exports hold no Resize node (1-D linear, nearest-exact: gathers; their "
+        f"output equals jax_resize's equivalent Resize on the input); "
         f"{len(ort_unoptimised)} export onnxruntime loads only without graph optimizations (its shape "
         f"inference takes the float64 length of a float32 scales product)",
     )
