@@ -114,18 +114,30 @@ def test_transposed_taps_are_the_transposed_matrix(case):
     np.testing.assert_array_equal(weights.taps_to_matrix(t_index, t_weight, out_size), want)
 
 
-def test_large_band_gradient_builds_transposed_taps_lazily():
-    from jax_resize._src import strategies
+def test_large_band_gradient_builds_transposed_taps_lazily(monkeypatch):
+    """A band of more than LAZY_TRANSPOSE_TAPS taps: the forward pass (planned, jitted, run) never
+    builds its transposed taps; the gradient builds them once, and equals jax.image's gradient."""
+    from jax_resize._src import apply, strategies
 
     n = 2**21  # 2 outputs x ~2**21 taps: above LAZY_TRANSPOSE_TAPS
     assert 2 * n >= strategies.LAZY_TRANSPOSE_TAPS
+    # every transposed band is built by _banded._transpose_band (transpose_taps calls it too): spy on
+    # it, with an empty plan cache so no earlier test's plan holds taps already built
+    built = []
+    build = _banded._transpose_band
+    monkeypatch.setattr(_banded, "_transpose_band", lambda i, w, size: built.append(size) or build(i, w, size))
+    monkeypatch.setattr(apply, "_PLAN_CACHE", type(apply._PLAN_CACHE)())
     x = RNG.standard_normal((n,)).astype(np.float32)
     g = np.array([0.5, -2.0], np.float32)
+
+    forward = np.asarray(jax.jit(lambda v: resize(v, (2,), "linear", antialias=True))(x))
+    np.testing.assert_allclose(forward, np.asarray(jax.image.resize(x, (2,), "linear", antialias=True)), atol=1e-5)
+    assert n not in built  # planned and applied without the transposed taps
+
     want = jax.grad(lambda v: jnp.sum(jax.image.resize(v, (2,), "linear", antialias=True) * g))(jnp.asarray(x))
     got = jax.grad(lambda v: jnp.sum(resize(v, (2,), "linear", antialias=True) * g))(jnp.asarray(x))
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=1e-9, rtol=1e-5)
-    forward = np.asarray(jax.jit(lambda v: resize(v, (2,), "linear", antialias=True))(x))
-    np.testing.assert_allclose(forward, np.asarray(jax.image.resize(x, (2,), "linear", antialias=True)), atol=1e-5)
+    assert built.count(n) == 1  # built when the gradient asked for them, once
 
 
 # --- shared bands: rows repeating a few patterns, applied without expanding them ----------------

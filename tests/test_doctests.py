@@ -1,4 +1,8 @@
-"""Every docstring example of the package runs and prints what it says (doctest)."""
+"""Every docstring example of the package runs and prints what it says (doctest).
+
+The modules holding examples are listed (``EXAMPLE_MODULES``); a test checks that list against the
+package, so a module losing its examples, or a new module with examples left unrun, fails.
+"""
 
 import doctest
 import importlib
@@ -12,16 +16,42 @@ MODULES = sorted(
     name for _, name, _ in pkgutil.walk_packages(jax_resize.__path__, "jax_resize.") if not name.endswith("__main__")
 )
 
+#: The modules whose docstrings hold examples (the front ends and the Flax layers).
+EXAMPLE_MODULES = [
+    "jax_resize._src.crop_and_resize",
+    "jax_resize._src.peers.jax_image",
+    "jax_resize._src.peers.onnx",
+    "jax_resize._src.peers.opencv",
+    "jax_resize._src.peers.openvino",
+    "jax_resize._src.peers.pillow",
+    "jax_resize._src.peers.tensorflow",
+    "jax_resize._src.peers.torch",
+    "jax_resize._src.ragged",
+    "jax_resize._src.validation",
+    "jax_resize.flax",
+]
 
-@pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name):
+
+def _doctests(name):
+    """The doctests of module ``name`` that hold at least one example."""
     module = importlib.import_module(name)
-    finder = doctest.DocTestFinder(exclude_empty=True)
+    tests = doctest.DocTestFinder(exclude_empty=True).find(module, name, globs=dict(vars(module)))
+    return [test for test in tests if test.examples]
+
+
+def test_example_modules_are_exactly_those_with_examples():
+    with_examples = [name for name in MODULES if _doctests(name)]
+    assert with_examples == EXAMPLE_MODULES
+
+
+@pytest.mark.parametrize("name", EXAMPLE_MODULES)
+def test_docstring_examples(name):
+    """Every example of module ``name`` runs and prints what it says; at least one runs."""
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    tests = finder.find(module, name, globs=dict(vars(module)))
-    for test in tests:
+    for test in _doctests(name):
         runner.run(test)
     result = runner.summarize(verbose=False)
+    assert result.attempted > 0, f"no docstring example ran in {name}"
     assert result.failed == 0, f"{result.failed} docstring example(s) failed in {name}"
 
 

@@ -1,4 +1,8 @@
-"""jax_resize.flax: the nnx and linen layers equal jax_resize.resize and train inside a model."""
+"""jax_resize.flax: the nnx and linen layers equal jax_resize.resize and train inside a model.
+
+Oracles: ``jax.image.resize`` (the layers' default semantics) and the ONNX reference evaluator
+(for the ONNX options: nearest modes, coordinate modes, cubic coefficient, exclude_outside).
+"""
 
 import inspect
 import pydoc
@@ -12,6 +16,7 @@ import pytest
 
 flax = pytest.importorskip("flax")
 optax = pytest.importorskip("optax")
+from conftest import reference_resize  # noqa: E402
 from flax import nnx  # noqa: E402
 
 import jax_resize  # noqa: E402
@@ -20,31 +25,54 @@ from jax_resize.flax import LinenResize, Resize, output_shape  # noqa: E402
 RNG = np.random.default_rng(0)
 
 
+def _jax_image(method, antialias=True):
+    return lambda x, out: jax.image.resize(x, out, method, antialias=antialias)
+
+
+def _onnx(**attrs):
+    """The ONNX reference evaluator resizing the spatial axes (1 .. rank - 2) to ``out``."""
+
+    def oracle(x, out):
+        axes = list(range(1, x.ndim - 1))
+        return reference_resize(np.asarray(x), sizes=[out[a] for a in axes], axes=axes, **attrs)
+
+    return oracle
+
+
 @pytest.mark.parametrize(
-    "kwargs,shape",
+    "kwargs,shape,oracle",
     [
-        (dict(scale=2), (2, 10, 12, 3)),
-        (dict(scale=(0.5, 1.5), method="cubic"), (2, 10, 12, 3)),
-        (dict(size=(7, 5), method="lanczos3", antialias=False), (2, 10, 12, 3)),
+        (dict(scale=2), (2, 10, 12, 3), _jax_image("linear")),
+        (dict(scale=(0.5, 1.5), method="cubic"), (2, 10, 12, 3), _jax_image("cubic")),
+        (dict(size=(7, 5), method="lanczos3", antialias=False), (2, 10, 12, 3), _jax_image("lanczos3", False)),
         (
             dict(
                 size=4, method="nearest", nearest_mode="round_prefer_ceil", coordinate_transformation_mode="asymmetric"
             ),
             (1, 9, 9, 2),
+            _onnx(mode="nearest", nearest_mode="round_prefer_ceil", coordinate_transformation_mode="asymmetric"),
         ),
-        (dict(scale=3, method="linear"), (2, 5, 4)),  # [N, L, C]
-        (dict(size=(3, 4, 5), method="cubic", cubic_coeff_a=-0.75, exclude_outside=False), (1, 6, 6, 6, 2)),
+        (dict(scale=3, method="linear"), (2, 5, 4), _jax_image("linear")),  # [N, L, C]
+        (
+            dict(size=(3, 4, 5), method="cubic", cubic_coeff_a=-0.75, exclude_outside=False),
+            (1, 6, 6, 6, 2),
+            _onnx(mode="cubic", cubic_coeff_a=-0.75, exclude_outside=0, antialias=1),
+        ),
     ],
+    ids=["linear-x2", "cubic-scales", "lanczos3-size", "nearest-onnx-options", "linear-1d", "cubic-onnx-options-3d"],
 )
-def test_layer_equals_resize(kwargs, shape):
+def test_layer_equals_resize_and_the_oracle(kwargs, shape, oracle):
+    """The nnx layer (eager and jitted) and the linen layer give jax.image.resize's values, or the
+    ONNX reference's where ONNX options are set (nearest: exactly), and equal jax_resize.resize."""
     x = jnp.asarray(RNG.standard_normal(shape), jnp.float32)
     out_shape = output_shape(shape, size=kwargs.get("size"), scale=kwargs.get("scale"))
+    want = np.asarray(oracle(x, out_shape))
+    assert want.shape == out_shape
+    atol = 0 if kwargs.get("method") == "nearest" else 5e-6
+    layer = Resize(**kwargs)
+    np.testing.assert_allclose(np.asarray(jax.jit(lambda v: layer(v))(x)), want, rtol=0, atol=atol)
     layer_kwargs = {k: v for k, v in kwargs.items() if k not in ("method", "antialias")}
     options = {k: v for k, v in layer_kwargs.items() if k not in ("size", "scale")}
-    want = jax_resize.resize(x, out_shape, kwargs.get("method", "linear"), kwargs.get("antialias", True), **options)
-    layer = Resize(**kwargs)
-    np.testing.assert_array_equal(layer(x), want)
-    np.testing.assert_array_equal(jax.jit(lambda v: layer(v))(x), jax.jit(lambda v: Resize(**kwargs)(v))(x))
     linen = LinenResize(
         size=kwargs.get("size"),
         scale=kwargs.get("scale"),
@@ -52,7 +80,11 @@ def test_layer_equals_resize(kwargs, shape):
         antialias=kwargs.get("antialias", True),
         options=options,
     )
-    np.testing.assert_array_equal(linen.apply({}, x), want)
+    np.testing.assert_allclose(np.asarray(linen.apply({}, x)), want, rtol=0, atol=atol)
+    # the layers are jax_resize.resize with the output shape worked out: the same values, bit for bit
+    function = jax_resize.resize(x, out_shape, kwargs.get("method", "linear"), kwargs.get("antialias", True), **options)
+    np.testing.assert_array_equal(layer(x), function)
+    np.testing.assert_array_equal(linen.apply({}, x), function)
 
 
 def test_output_shape_floor_and_errors():

@@ -144,9 +144,22 @@ def test_letterbox_equals_tensorflow_resize_with_pad(method, tf_method, antialia
     shape = (40, 48, 3)
     f = jax.jit(lambda b, s: resize_ragged(b, s, shape, method, antialias, letterbox=True))
     got = np.asarray(f(images, sizes))
+    clamped = 0
     for i, (h, w) in enumerate(sizes):
-        if h == 1:  # TensorFlow cannot resize to a zero-height image; ours keeps one row (documented)
-            continue
-        want = tf.image.resize_with_pad(images[i, :h, :w], shape[0], shape[1], tf_method, antialias=antialias).numpy()
+        crop = images[i, :h, :w]
+        # resize_with_pad's fit (tensorflow/python/ops/image_ops_impl.py), in float32
+        ratio = max(np.float32(h) / np.float32(shape[0]), np.float32(w) / np.float32(shape[1]))
+        fit = [np.float32(n) / ratio for n in (h, w)]
+        if min(int(np.floor(v)) for v in fit) > 0:
+            want = tf.image.resize_with_pad(crop, shape[0], shape[1], tf_method, antialias=antialias).numpy()
+        else:
+            # TensorFlow refuses a zero-row (or zero-column) fit; ours keeps one (documented: m_j >= 1),
+            # resized by TensorFlow and padded at resize_with_pad's offsets
+            clamped += 1
+            m = [max(1, int(np.floor(v))) for v in fit]
+            offset = [max(0, int(np.floor((np.float32(t) - v) / 2))) for t, v in zip(shape[:2], fit)]
+            resized = tf.image.resize(crop, m, tf_method, antialias=antialias)
+            want = tf.image.pad_to_bounding_box(resized, *offset, shape[0], shape[1]).numpy()
         tol = 0 if method == "nearest" else 1e-5
         np.testing.assert_allclose(got[i], want, rtol=0, atol=tol, err_msg=f"example {i}: {h}x{w}")
+    assert clamped == 1  # the one-row example (a 1 x 87 crop into 40 x 48): fit height 0.55
