@@ -1,0 +1,114 @@
+"""``benchmarks/device_check.py --platform cpu --quick``: the device check runs end to end on CPU.
+
+What is checked: the script exits 0 (every exactness case equal to its oracle), its last line has
+the documented form ``device check (cpu <device>): A/B exact, ...`` with A == B > 0 and no block
+reported as not run or failed, the exactness table lists every block with a count, the speed
+table has its row, and ``--output`` writes the same report. The oracles themselves are the ones
+the script uses (onnx.reference, Pillow, torch, OpenVINO's tables, jax.image); what they prove is
+in the script's docstring.
+"""
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BLOCKS = [
+    "ONNX Resize random cases",
+    "Pillow-exact uint8 (`pil_*`)",
+    "compat.torch_interpolate",
+    "openvino_interpolate tables",
+    "traced geometry",
+    "gradients",
+    "NaN locality",
+    "precision (dense, float32)",
+]
+SUMMARY = re.compile(r"^device check \(cpu (?P<kind>[^)]+)\): (?P<a>\d+)/(?P<b>\d+) exact, (?P<rest>.*)$")
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    pytest.importorskip("torch")
+    report = tmp_path_factory.mktemp("device_check") / "report.md"
+    env = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
+        + ["--output", str(report)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    return proc, report
+
+
+def test_quick_cpu_run_exits_0_and_ends_with_the_summary_line(quick_run):
+    proc, _ = quick_run
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    last = proc.stdout.strip().splitlines()[-1]
+    m = SUMMARY.match(last)
+    assert m, last
+    assert int(m["a"]) == int(m["b"]) > 0, last
+    assert "not run" not in m["rest"] and "failed to run" not in m["rest"], last
+    # on CPU the precision comparison is CPU against CPU and must say that it proves nothing
+    assert "precision n/a (cpu vs cpu" in m["rest"], last
+    assert re.search(r"speed median auto / fastest peer \d+\.\d\d over 1 rows", m["rest"]), last
+
+
+def test_quick_cpu_run_reports_every_block_and_the_speed_row(quick_run):
+    proc, report = quick_run
+    rows = {line.split(" | ")[0].lstrip("| "): line for line in proc.stdout.splitlines() if line.startswith("| ")}
+    for name in BLOCKS:
+        assert name in rows, name
+        counts = rows[name].split(" | ")[2]
+        if name.startswith("precision"):
+            # run, but CPU against CPU: reported as n/a, never as exact
+            assert counts.startswith("n/a: CPU vs CPU proves nothing") and counts.endswith("1 / 1 equal)"), counts
+            continue
+        a, b = (int(v) for v in counts.split(" / "))
+        assert a == b > 0, rows[name]
+    speed = [line for line in proc.stdout.splitlines() if line.startswith("| bilinear 16x300x451x3 -> 224 |")]
+    assert len(speed) == 1 and "failed" not in speed[0] and "skipped" not in speed[0], speed
+    # --output holds the same report and summary
+    written = report.read_text()
+    assert written.strip().splitlines()[-1] == proc.stdout.strip().splitlines()[-1]
+    assert "## Exactness on the device" in written and "## Speed" in written
+
+
+def test_a_mismatch_exits_1(tmp_path):
+    """The exit status follows the judgement: with one ONNX case made to differ (the library's
+    output perturbed through a sitecustomize hook in the subprocess), the script exits 1 and the
+    summary counts the case."""
+    pytest.importorskip("torch")
+    hook = tmp_path / "sitecustomize.py"
+    hook.write_text(
+        "import os, sys\n"
+        "sys.path.insert(0, os.path.join(os.environ['DEVICE_CHECK_ROOT'], 'tests'))\n"
+        "import onnx_oracles as O\n"
+        "_run = O.run_jax\n"
+        "def run_jax(case, *a, **k):\n"
+        "    y = _run(case, *a, **k)\n"
+        "    if case.id.endswith('_00000') and y.size:\n"
+        "        y = y.copy(); y.flat[0] += 7\n"
+        "    return y\n"
+        "O.run_jax = run_jax\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
+    env.update(PYTHONPATH=str(tmp_path), DEVICE_CHECK_ROOT=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
+        + ["--blocks", "onnx", "--no-speed", "--onnx-cases", "4"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
+    m = SUMMARY.match(proc.stdout.strip().splitlines()[-1])
+    assert m and int(m["b"]) == 4 and int(m["a"]) == 3, proc.stdout[-2000:]
+    assert "not run: Pillow-exact" in m["rest"], m["rest"]
+    assert "ONNX Resize random cases: r13_00000" in proc.stdout
