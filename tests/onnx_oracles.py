@@ -652,21 +652,27 @@ def _spec_result(case: ResizeCase, *, window_fix: bool) -> np.ndarray:
     from onnx.reference.ops import op_resize
 
     with _window_fixed_reference() if window_fix else _nullcontext():
-        interpolate = op_resize._interpolate_1d_along_axis
-        y = case.x.astype(np.float64)
-        for a, scale, _, n_out, ctm, roi in _axis_runs(case):
-            y = interpolate(
-                y,
-                a,
-                scale,
-                n_out,
-                _coefficients(case),
-                roi=roi,
-                extrapolation_value=case.attr("extrapolation_value"),
-                coordinate_transformation_mode=ctm,
-                exclude_outside=bool(case.attr("exclude_outside")),
-            )
+        y = _axis_by_axis(case, op_resize._interpolate_1d_along_axis)
     return _cast_like_reference(y, case.x.dtype)
+
+
+def _axis_by_axis(case: ResizeCase, interpolate) -> np.ndarray:
+    """The reference's 1-D routine ``interpolate`` over :func:`_axis_runs`, in float64, with the
+    float64 coefficients of :func:`_coefficients`."""
+    y = case.x.astype(np.float64)
+    for a, scale, _, n_out, ctm, roi in _axis_runs(case):
+        y = interpolate(
+            y,
+            a,
+            scale,
+            n_out,
+            _coefficients(case),
+            roi=roi,
+            extrapolation_value=case.attr("extrapolation_value"),
+            coordinate_transformation_mode=ctm,
+            exclude_outside=bool(case.attr("exclude_outside")),
+        )
+    return y
 
 
 def float32_length_axes(case: ResizeCase) -> list[int]:
@@ -921,22 +927,7 @@ def spec_float64(case: ResizeCase) -> np.ndarray:
     (window fixed) axis by axis over :func:`_axis_runs`, with the float64 coefficients of
     :func:`_coefficients` (the reference's own Resize evaluates cubic and some antialias
     coefficients in float32, see REFERENCE_COEFF_ERROR)."""
-    case = _without_nearest_exclude(case)
-    interpolate = _window_fixed_reference.function()
-    y = case.x.astype(np.float64)
-    for a, scale, _, n_out, ctm, roi in _axis_runs(case):
-        y = interpolate(
-            y,
-            a,
-            scale,
-            n_out,
-            _coefficients(case),
-            roi=roi,
-            extrapolation_value=case.attr("extrapolation_value"),
-            coordinate_transformation_mode=ctm,
-            exclude_outside=bool(case.attr("exclude_outside")),
-        )
-    return y
+    return _axis_by_axis(_without_nearest_exclude(case), _window_fixed_reference.function())
 
 
 @dataclasses.dataclass
