@@ -117,6 +117,12 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
 
     chained = 0 if passes else _chained(groups)
 
+    def fill_outside(y, group):  # the fill is in output units: after any fixed-point rounding
+        for p in group:
+            if p.outside is not None:
+                y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
+        return y
+
     def run_all(y, nonfinite):
         if chained:
             y = _strategies.chain(y, groups[:chained])
@@ -139,15 +145,11 @@ def _apply(x, plans, *, extrapolation_value, precision, integer, fixed_shifts, d
                     y = jnp.clip(y, info.min, info.max)
                 else:
                     y = _rounding.round_clip(y, dtype, integer.rounding)
-            for p in group:  # after any fixed-point rounding: the fill is in output units
-                if p.outside is not None:
-                    y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
+            y = fill_outside(y, group)
         # a later pass filters the rows an earlier pass filled, with weights that sum to 1 only up
         # to rounding: fill them again, so an output outside the input on any axis is the fill
         for group in groups[:-1]:
-            for p in group:
-                if p.outside is not None:
-                    y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
+            y = fill_outside(y, group)
         return y
 
     # a constant banded or a polyphase first pass reads integer input as it is and converts
