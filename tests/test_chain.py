@@ -16,6 +16,7 @@ the compiled program.
 import jax
 import jax.numpy as jnp
 import numpy as np
+import onnx_oracles as O
 import pytest
 from conftest import reference_resize
 from onnx import TensorProto, helper
@@ -178,18 +179,17 @@ def _count_axes_at_once(monkeypatch) -> list:
     ],
 )
 def test_fused_decimation_uint8_matches_onnx_reference(fused, shape, axes, sizes, attrs):
-    # uint8 in and out, both axes' terms read straight from the input: the reference evaluator
-    # (float64, rounded half to even, saturated); a float32 sum may differ only next to a .5
+    # uint8 in and out, both axes' terms read straight from the input: onnx_oracles.judge, i.e.
+    # round half to even of the float64 spec result, saturated (the reference evaluator's integer
+    # output agrees); the other neighbour only within float32's derived reach of a .5 tie
     a = RNG.integers(0, 256, shape, dtype=np.uint8)
     fn = jax.jit(lambda v: onnx_resize(v, sizes=list(sizes), axes=axes, **attrs))
     got = np.asarray(fn(a))
     assert 2 in fused  # both axes at once
-    exact = reference_resize(a.astype(np.float64), sizes=list(sizes), axes=axes, **attrs)
-    want = np.clip(np.rint(exact), 0, 255)
-    near_half = np.abs(exact - np.floor(exact) - 0.5) < 1e-4
-    assert got.dtype == np.uint8
-    np.testing.assert_array_equal(got[~near_half], want[~near_half])
-    assert np.abs(got.astype(int) - want).max(initial=0) <= 1
+    case = O.ResizeCase("fused", a, sizes=np.array(sizes, np.int64), attrs=dict(axes=axes, **attrs))
+    judged = O.judge(case, reference_resize(a, sizes=list(sizes), axes=axes, **attrs), got)
+    assert judged.cmp.ok, judged.cmp.msg
+    assert judged.windowed <= got.size // 100  # 99 % or more judged exactly
     if attrs == dict(mode="linear", antialias=1):  # x0.5, weights k/8: every sum is exact in float32
         np.testing.assert_array_equal(got, reference_resize(a, sizes=list(sizes), axes=axes, **attrs))
 

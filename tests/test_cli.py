@@ -1,14 +1,17 @@
 """The ``jax-resize`` command: parsing, modes and options, directories, errors (files: test_cli_files.py).
 
 Oracles: numpy repetition for an integer nearest upscale (hand-computable), the ONNX reference
-evaluator for linear (rounded half to even and saturated to uint8, within 1), Pillow for I/O and
-for the ``pil_*`` modes on RGBA / LA files (``Image.open(file).resize``, bit exact).
+evaluator for linear (``onnx_oracles.judge``: rounded half to even and saturated to uint8, exactly
+except within float32's derived reach of a .5 tie), OpenVINO's bilinear_pillow rule written out in
+float64 (and Pillow's BILINEAR, within 1 at a few outputs), Pillow for I/O and for the ``pil_*``
+modes on RGBA / LA files (``Image.open(file).resize``, bit exact).
 """
 
 import subprocess
 import sys
 
 import numpy as np
+import onnx_oracles as O
 import pytest
 from conftest import alpha_map, load_photo, reference_resize
 from PIL import Image
@@ -65,13 +68,15 @@ def test_linear_size_matches_reference_grey(tmp_path):
             "--quiet",
         ]
     )
-    out = np.asarray(Image.open(tmp_path / "out.png")).astype(int)
-    # antialias is on by default (it acts on the shrunk axis, 9 -> 5)
-    ref = reference_resize(
-        img.astype(np.float32), sizes=[5, 17], mode="linear", coordinate_transformation_mode="half_pixel", antialias=1
-    )
-    want = np.clip(np.rint(ref), 0, 255).astype(int)  # round half to even, saturate
-    assert out.shape == (5, 17) and np.max(np.abs(out - want)) <= 1
+    out = np.asarray(Image.open(tmp_path / "out.png"))
+    # antialias is on by default (it acts on the shrunk axis, 9 -> 5). onnx_oracles.judge: round
+    # half to even of the float64 spec result, saturated (the reference's uint8 output agrees); the
+    # other neighbour only within float32's derived reach of a .5 tie
+    attrs = dict(mode="linear", coordinate_transformation_mode="half_pixel", antialias=1)
+    case = O.ResizeCase("cli", img, sizes=np.array([5, 17], np.int64), attrs=attrs)
+    judged = O.judge(case, reference_resize(img, sizes=[5, 17], **attrs), out)
+    assert out.shape == (5, 17) and judged.cmp.ok, judged.cmp.msg
+    assert judged.windowed <= out.size // 20  # 95 % or more judged exactly
 
 
 def test_directory_batches_by_shape(tmp_path, capsys):
@@ -132,14 +137,46 @@ def test_module_entry_point_help():
     assert out.returncode == 0 and "--coordinate-transformation-mode" in out.stdout
 
 
-def test_openvino_pillow_mode_matches_pillow(tmp_path):
-    # bilinear_pillow is Pillow's BILINEAR (OpenVINO spec): uint8 within 1 of PIL itself
-    img = RNG.integers(0, 256, (20, 30, 3), dtype=np.uint8)
+def _pillow_bilinear_matrix(n_in, n_out):
+    """Pillow's BILINEAR weights (``precompute_coeffs``, the OpenVINO spec's bilinear_pillow) in float64:
+    triangle of support ``max(in / out, 1)`` around ``(o + 0.5) * in / out``, window
+    ``[int(c - support + 0.5), int(c + support + 0.5))`` clipped to the input, normalised."""
+    scale = n_in / n_out
+    support = max(scale, 1.0)
+    m = np.zeros((n_out, n_in))
+    for o in range(n_out):
+        c = (o + 0.5) * scale
+        lo, hi = max(int(c - support + 0.5), 0), min(int(c + support + 0.5), n_in)
+        w = np.maximum(1 - np.abs((np.arange(lo, hi) - c + 0.5) / support), 0)
+        m[o, lo:hi] = w / w.sum()
+    return m
+
+
+def test_openvino_bilinear_pillow_is_the_spec_rule_and_within_1_of_pillow(tmp_path):
+    # bilinear_pillow is OpenVINO's Pillow BILINEAR: float sums rounded half away from zero and
+    # clipped after each pass (W, then H). Oracle: that rule written out in float64; our float32
+    # pass may fall on the other side of a .5 tie only within (taps + 2) * 2**-24 * sum|w x| of it
+    # (a pass-1 near tie feeds every pass-2 output that reads it)
+    img = np.random.default_rng(142).integers(0, 256, (20, 30, 3), dtype=np.uint8)
     src = _write(tmp_path / "in.png", img)
     cli.main([str(src), str(tmp_path / "out.png"), "--size", "9x13", "--mode", "bilinear_pillow", "--quiet"])
     got = np.asarray(Image.open(tmp_path / "out.png")).astype(int)
-    want = np.asarray(Image.fromarray(img).resize((13, 9), Image.BILINEAR)).astype(int)
-    assert np.max(np.abs(got - want)) <= 1
+    y, near = img.astype(np.float64), np.zeros(img.shape, bool)
+    for axis, m in ((1, _pillow_bilinear_matrix(30, 13)), (0, _pillow_bilinear_matrix(20, 9))):
+        f = np.moveaxis(np.tensordot(m, np.moveaxis(y, axis, 0), 1), 0, axis)
+        s = np.moveaxis(np.tensordot(np.abs(m), np.moveaxis(np.abs(y), axis, 0), 1), 0, axis)
+        fed = np.moveaxis(np.tensordot(m != 0, np.moveaxis(near, axis, 0), 1), 0, axis) > 0
+        window = ((m != 0).sum(1).max() + 2) * 2.0**-24 * s
+        near = fed | (np.abs(f - np.floor(f) - 0.5) <= window)
+        y = np.clip(np.sign(f) * np.floor(np.abs(f) + 0.5), 0, 255)
+    assert got.shape == y.shape and near.sum() <= got.size // 20  # 95 % or more judged exactly
+    np.testing.assert_array_equal(got[~near], y[~near])
+    assert np.abs(got - y).max() <= 1
+    # Pillow itself rounds 22-bit fixed-point sums, not float sums: the float64 rule differs from it
+    # by 1 at 5 of the 351 outputs here (all next to a tie), we at 2
+    pil = np.asarray(Image.fromarray(img).resize((13, 9), Image.BILINEAR)).astype(int)
+    assert 0 < np.count_nonzero(y != pil) <= 5 and np.count_nonzero(got != pil) <= 5
+    assert np.abs(got - pil).max() <= 1
 
 
 def test_missing_input_and_directory_output(tmp_path, capsys):

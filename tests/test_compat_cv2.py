@@ -56,6 +56,8 @@ def _compare(x, kw, flag):
         np.testing.assert_array_equal(got, want, err_msg=f"{flag} {kw}")
         return 0.0, 0
     if x.dtype.kind in "iu":
+        # ±1 is the documented contract (README, peers/opencv.py): OpenCV truncates its fixed-point
+        # intermediate rows, we keep them in float32 (same 11-bit weights) and round once, half up
         diff = np.abs(got.astype(np.int64) - want.astype(np.int64))
         assert diff.max(initial=0) <= 1, (flag, kw)
         return float(np.count_nonzero(diff)), diff.size
@@ -69,6 +71,10 @@ def _compare(x, kw, flag):
 N_CASES = 8
 _CV2 = "`cv2.resize` (OpenCV 5.0)"
 _ROWS = {"INTER_NEAREST, INTER_NEAREST_EXACT": 2, "LINEAR, CUBIC, AREA, LANCZOS4, LINEAR_EXACT": 5}
+# Per flag, the share (%) of uint8 outputs off by one over its sweep stays at most this (measured
+# 12.1, 0.8, 1.2, 1.8, 10.3) and is never 0: OpenCV's fixed point really differs for every flag
+_UINT8_OFF_BY_ONE = {"INTER_LINEAR": 12.5, "INTER_CUBIC": 1.0, "INTER_AREA": 1.5, "INTER_LANCZOS4": 2.0}
+_UINT8_OFF_BY_ONE["INTER_LINEAR_EXACT"] = 12.5
 
 
 def test_readme_rows():
@@ -93,6 +99,7 @@ def test_random_against_opencv(flag, dtype):
     if dtype == np.uint8:  # the share of pixels that differ by 1, over the whole sweep of this flag
         share = 100 * sum(r[0] for r in results) / sum(r[1] for r in results)
         assert share <= readme.bound(lead, 3, "%"), (flag, share, readme.row(*lead))
+        assert 0 < share <= _UINT8_OFF_BY_ONE[flag], (flag, share)
     else:
         worst = max(r[0] for r in results)
         assert worst <= readme.bound(lead, 2, "rel"), (flag, worst, readme.row(*lead))

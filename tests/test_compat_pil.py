@@ -127,7 +127,10 @@ def test_without_x64_within_readme_bounds(mode, i):
     if mode == "F":
         assert diff <= readme.bound(_COMPAT, 2), _describe(mode, i, got, want)
     else:
-        assert diff <= 1, _describe(mode, i, got, want)
+        # ±1 is the documented contract (pil_resize: "I/I;16 may differ by 1 next to .5 ties"): float32
+        # pass sums of values up to 2**18 (ulp 2**-5) vs Pillow's double; off by one: at most 5 % (measured 4.2)
+        off = np.count_nonzero(got.astype(np.float64) != want)
+        assert diff <= 1 and off <= 0.05 * want.size, _describe(mode, i, got, want)
 
 
 def test_alpha_cases_exercise_premultiplication():

@@ -143,15 +143,58 @@ def test_installed_pillow_is_the_readme_oracle():
     assert f'"pillow>={major},<{major + 1}",' in test_extra
 
 
+_SUPPORT = {"pil_nearest": 0.5, "pil_box": 0.5, "pil_bilinear": 1.0, "pil_bicubic": 2.0, "pil_lanczos": 3.0}
+
+
+def _pil_i(a, size, resample):
+    return np.asarray(Image.fromarray(np.asarray(a, np.int32), "I").resize(size, resample)).astype(np.int64)
+
+
+def _pillow_i_near_ties(a, out_hw, method):
+    """Where a float32 computation of Pillow's mode 'I' resize may round to the other side: Pillow
+    sums each pass in double and rounds it half away from zero. Its unrounded sums come from Pillow
+    itself on the pass's input times ``2**bits`` (a power-of-two scale commutes with the double sums;
+    the rounding then leaves ``2**-bits``; ``bits`` as large as int32 allows), each pass a Pillow
+    resize of one axis, in the order whose result equals Pillow's own (both orders where both do).
+    A pass's sum is near when within ``(taps + 2) * 2**-24 * 1.5 * max|input| + 2**-bits`` of a .5
+    tie (float32 sums of ``taps`` terms, weights with sum |k| < 1.5; a sum on a tie to ``2**-bits``
+    may be a few double ulps off it, e.g. a centre ``(o + 0.5) * in / out`` an ulp off an integer),
+    or reads a near intermediate."""
+    want = _pil_i(a, (out_hw[1], out_hw[0]), FILTERS[method])
+    near_any, orders = np.zeros(want.shape, bool), 0
+    for sizes in (((out_hw[1], a.shape[0]), (out_hw[1], out_hw[0])), ((a.shape[1], out_hw[0]), (out_hw[1], out_hw[0]))):
+        y, near = np.asarray(a, np.int64), np.zeros(a.shape, bool)
+        for size in sizes:
+            if size == (y.shape[1], y.shape[0]):
+                continue  # Pillow skips an axis whose length is unchanged
+            scale = max(y.shape[1] / size[0], y.shape[0] / size[1], 1.0)
+            taps = 2 * int(np.ceil(_SUPPORT[method] * scale)) + 1
+            window = (taps + 2) * 2.0**-24 * 1.5 * np.abs(y).max()
+            bits = int(np.log2(2**30 / max(1, np.abs(y).max())))  # sums |k| < 1.5: no int32 overflow
+            exact = _pil_i(y * 2**bits, size, FILTERS[method]) / 2**bits  # to 2**-bits
+            fed = np.asarray(Image.fromarray(near.astype(np.float32), "F").resize(size, FILTERS[method])) != 0
+            near = fed | (np.abs(exact - np.floor(exact) - 0.5) <= window + 2.0**-bits)
+            y = _pil_i(y, size, FILTERS[method])
+        if np.array_equal(y, want):
+            near_any, orders = near_any | near, orders + 1
+    assert orders > 0, "no order of one-axis Pillow passes gives Pillow's result"
+    return want, near_any
+
+
 @pytest.mark.parametrize("method", ["pil_box", "pil_bilinear", "pil_bicubic", "pil_lanczos", "pil_nearest"])
 def test_int32_is_pillow_mode_I(method):
+    # Pillow sums in double, we in float32 (without jax_enable_x64): equal to Pillow, except next to
+    # a .5 tie of one of Pillow's unrounded pass sums (see _pillow_i_near_ties), there by 1 at most
     a = np.random.default_rng(3).integers(-5000, 5000, (9, 14)).astype(np.int32)
+    near_count = size = 0
     for out_hw in [(4, 5), (20, 31), (9, 3)]:
-        want = np.asarray(Image.fromarray(a, "I").resize((out_hw[1], out_hw[0]), FILTERS[method]))
+        want, near = _pillow_i_near_ties(a, out_hw, method)
         got = np.asarray(jax_resize.resize(a, out_hw, method))
         assert got.dtype == np.int32
-        # Pillow sums in double, we in float32 (without jax_enable_x64): near-ties may differ by 1
+        np.testing.assert_array_equal(got[~near], want[~near], err_msg=f"{method} {out_hw}")
         assert np.abs(got.astype(np.int64) - want).max() <= 1
+        near_count, size = near_count + int(near.sum()), size + want.size
+    assert near_count <= size // 10  # 90 % or more of the method's outputs judged exactly
 
 
 def test_hand_computed_bilinear_and_box():

@@ -9,6 +9,7 @@ never against another strategy of ours.
 import jax
 import jax.numpy as jnp
 import numpy as np
+import onnx_oracles as O
 import pytest
 from conftest import reference_resize
 
@@ -186,18 +187,19 @@ def test_auto_uses_polyphase_off_tpu_and_banded_for_irregular_axes():
 
 @pytest.mark.parametrize("n_in,n_out", [(24, 12), (24, 8), (16, 12), (6, 12)])
 def test_uint8_input_is_read_without_a_float_copy(n_in, n_out):
-    # oracle: the reference on the same pixels in float64, rounded half to even and saturated;
-    # a float32 sum may land on the other side of a .5 only where the exact value is that close
+    # oracle: onnx_oracles.judge, i.e. round half to even of the float64 spec result, saturated (the
+    # reference evaluator's integer output agrees); the other neighbour only within float32's
+    # derived reach of a .5 tie
     x = RNG.integers(0, 256, (n_in, 2 * n_in, 3), dtype=np.uint8)
     kw = dict(sizes=[n_out, 2 * n_out], axes=[0, 1], mode="cubic", antialias=1, cubic_coeff_a=-0.75)
     f = jax.jit(lambda v: onnx_resize(v, strategy="polyphase", **kw))
     got = np.asarray(f(x))
-    exact = reference_resize(x.astype(np.float64), **kw)
-    want = np.clip(np.rint(exact), 0, 255)
     assert got.dtype == np.uint8
-    near_half = np.abs(exact - np.floor(exact) - 0.5) < 1e-4
-    np.testing.assert_array_equal(got[~near_half], want[~near_half])
-    assert np.abs(got.astype(int) - want).max(initial=0) <= 1
+    attrs = {k: v for k, v in kw.items() if k != "sizes"}
+    case = O.ResizeCase("polyphase", x, sizes=np.array(kw["sizes"], np.int64), attrs=attrs)
+    judged = O.judge(case, reference_resize(x, **kw), got)
+    assert judged.cmp.ok, judged.cmp.msg
+    assert judged.windowed <= got.size // 100  # 99 % or more judged exactly
     # the first pass converts inside its fused loop: no float32 array of the input's shape
     hlo = f.lower(x).compile().as_text()
     assert f"f32[{n_in},{2 * n_in},3]" not in hlo

@@ -128,16 +128,12 @@ def test_constant_input_stays_constant(case, c):
 @SETTINGS
 @given(resize_cases(dtype=np.uint8, modes=("linear", "cubic")))
 def test_uint8_rounds_half_to_even_and_saturates(case):
-    # The reference on float64 data, rounded half to even and clipped: exact, except within
-    # float32's error of a .5 tie (we compute in float32).
-    got = _ours(case).astype(np.int64)
-    y64 = O.reference_verdict(
-        O.ResizeCase(
-            case.id, case.x.astype(np.float64), roi=case.roi, scales=case.scales, sizes=case.sizes, attrs=case.attrs
-        )
-    ).expected
-    want = np.clip(np.round(y64), 0, 255)
-    np.testing.assert_array_equal(O.reference_verdict(case).expected, want.astype(np.uint8))
-    clear = np.abs(y64 - np.floor(y64) - 0.5) > 1e-3
-    np.testing.assert_array_equal(got[clear], want[clear])
-    assert np.all(np.abs(got - want) <= 1)
+    # onnx_oracles.judge: round half to even of the float64 spec result, saturated, which must agree
+    # with the reference's own uint8 output away from ties; the other neighbour only within the
+    # derived float32 tie window (none at exact dyadic ties)
+    got = _ours(case)
+    judged = O.judge(case, O.reference_verdict(case).expected, got)
+    assert judged.cmp.ok, judged.cmp.msg
+    # the derived window stays narrower than 1e-3 (uint8 data, axes <= 6 long): only outputs that
+    # close to a tie are windowed (a case of one output may be one, e.g. an exclude_outside tie)
+    assert judged.max_window < 1e-3, judged.max_window
