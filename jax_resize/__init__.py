@@ -8,10 +8,11 @@ live in ``jax_resize.compat``, Flax layers in ``jax_resize.flax``. See ``docs/ar
 """
 
 from jax_resize._src.crop_and_resize import crop_and_resize
-from jax_resize._src.peers.jax_image import resize, scale_and_translate
+from jax_resize._src.peers.jax_image import scale_and_translate
 from jax_resize._src.peers.onnx import onnx_node_resize, onnx_resize, weight_matrix
 from jax_resize._src.peers.openvino import openvino_interpolate
 from jax_resize._src.ragged import resize_ragged
+from jax_resize._src.resize import resize
 from jax_resize._src.validation import max_output_elements, set_max_output_elements
 
 __version__ = "0.1.0"

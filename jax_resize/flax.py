@@ -1,9 +1,6 @@
 """Flax layers around :func:`jax_resize.resize`: ``Resize`` (``flax.nnx``) and ``LinenResize``.
 
-Optional: this module needs ``flax`` (``pip install "jax_resize[flax]"``); ``import jax_resize``
-does not import it. Both layers resize the spatial axes of channels-last input
-(``[N, H, W, C]``, or any ``[N, *spatial, C]``) to a static size or by a static scale, with every
-method and option of :func:`jax_resize.resize`. They have no parameters.
+Needs ``flax`` (``pip install "jax_resize[flax]"``); ``import jax_resize`` does not import it.
 """
 
 from __future__ import annotations
@@ -23,17 +20,16 @@ except ImportError as error:  # pragma: no cover - exercised only without flax
         'jax_resize.flax needs flax (>= 0.10); install it with `pip install "jax_resize[flax]"` or `pip install flax`.'
     ) from error
 
+from jax_resize._src import frontend as _frontend
 from jax_resize._src import validation as _v
-from jax_resize._src.peers.jax_image import resize as _resize
+from jax_resize._src.resize import resize as _resize
 
 __all__ = ["LinenResize", "Resize", "output_shape"]
 
 
 def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
-    """The output shape of the layers for a channels-last ``input_shape`` ``[N, *spatial, C]``.
-
-    ``size`` gives the spatial lengths; ``scale`` gives ``floor(length * scale)`` per axis (as
-    ONNX Resize, TensorFlow and PyTorch's ``interpolate`` compute output sizes from scales).
+    """The layers' output shape for a channels-last ``input_shape`` ``[N, *spatial, C]``: the spatial
+    lengths ``size``, or ``floor(length * scale)`` (as ONNX Resize, TensorFlow and PyTorch).
 
     Raises:
       ValueError: rank < 3, both or neither of ``size``/``scale``, wrong counts, sizes < 0,
@@ -56,9 +52,8 @@ def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
 
 
 class _ConstructorSignature:
-    """A class's ``__signature__``: its ``__init__`` without ``self`` (``flax.nnx``'s metaclass
-    defines ``__call__(*args, **kwargs)``, which ``inspect.signature`` would report). Instances
-    get ``None``, so ``inspect.signature(layer)`` stays the signature of ``layer.__call__``."""
+    """A class's ``__signature__``: ``__init__`` without ``self``, not ``flax.nnx``'s metaclass
+    ``__call__(*args, **kwargs)``; ``None`` on instances (``layer.__call__``'s signature)."""
 
     def __get__(self, instance, owner) -> inspect.Signature | None:
         if instance is not None:
@@ -77,17 +72,14 @@ class Resize(_nnx.Module):
     Args:
       size: output spatial lengths (an int for every axis, or one per axis), or
       scale: a factor (one, or one per axis); exactly one of the two.
-      method: any :func:`jax_resize.resize` method (``"linear"`` default, ``"nearest"``,
-        ``"cubic"``, ``"lanczos3"``, ``"area"``, ``"pil_bicubic"`` ...).
+      method: any :func:`jax_resize.resize` method (default ``"linear"``).
       antialias: as in :func:`jax_resize.resize` (default ``True``: only affects downsampling).
       precision: ``lax.Precision`` of the contractions (default: ``resize``'s, HIGHEST).
-      **options: keyword options of :func:`jax_resize.resize` passed through
-        (``coordinate_transformation_mode``, ``nearest_mode``, ``cubic_coeff_a``,
-        ``exclude_outside``, ``extrapolation_value``, ``strategy``...).
+      **options: keyword options of :func:`jax_resize.resize` (``coordinate_transformation_mode``,
+        ``cubic_coeff_a``, ``strategy`` ...), passed through.
 
-    Call: ``layer(x)`` with ``x`` ``[N, *spatial, C]`` (e.g. ``[N, H, W, C]``); returns
-    ``[N, *out_spatial, C]``, dtype as :func:`jax_resize.resize` (float stays, ints promote to
-    float except for nearest).
+    Call: ``layer(x)``, ``x`` ``[N, *spatial, C]``; returns ``[N, *out_spatial, C]`` of
+    :func:`jax_resize.resize`'s dtype (ints promote to float except for nearest).
 
     Raises:
       ValueError / TypeError: bad ``size``/``scale`` at construction; at call time, input of
@@ -98,8 +90,6 @@ class Resize(_nnx.Module):
       >>> from jax_resize.flax import Resize
       >>> Resize(scale=2, method="cubic")(jnp.ones((1, 8, 8, 3))).shape
       (1, 16, 16, 3)
-
-    Source: :func:`jax_resize.resize` (``jax.image.resize`` semantics with ONNX Resize options).
     """
 
     __signature__ = _ConstructorSignature()
@@ -142,7 +132,7 @@ class LinenResize(_linen.Module):
 
 def _apply(x, size, scale, method, antialias, precision, options):
     shape = output_shape(x.shape, size=size, scale=scale)
-    _v.check_output_size(shape, "size" if size is not None else "scale")
+    _frontend.output_size(shape, "size" if size is not None else "scale")
     if precision is not None:
         options["precision"] = precision
     return _resize(x, shape, method, antialias, **options)

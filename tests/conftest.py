@@ -154,3 +154,17 @@ def capped_failure(run):
 JAX_RESIZE_MAIN = (
     "import runpy, sys; sys.argv[0] = 'jax_resize'; runpy.run_module('jax_resize', run_name='__main__', alter_sys=True)"
 )
+
+
+@pytest.fixture
+def tune(monkeypatch):
+    """``tune(**changes)`` replaces fields of the CPU row of the execution tuning table for one
+    test (``run`` reads the row on every call; the changed row is a new jit key)."""
+    import dataclasses
+
+    from jax_resize._src.execution import tuning
+
+    def set_fields(**changes):
+        monkeypatch.setitem(tuning.TUNING, "cpu", dataclasses.replace(tuning.TUNING["cpu"], **changes))
+
+    return set_fields

@@ -604,7 +604,7 @@ GRADIENT_LEFT_OUT = {
 }
 
 
-# --- large cases: the CPU-only forms (thresholds in jax_resize/_src/banded.py, chain.py, apply.py) --
+# --- large cases: the CPU-only forms (thresholds in jax_resize/_src/execution/tuning.py) --
 
 
 def _large(name, shape, dtype, fn, *, mode="eager", grad=False, x64=False, note=""):
@@ -824,7 +824,7 @@ def metadata(seed: int, n: int, large: bool) -> dict:
             "ml_dtypes": ml_dtypes.__version__,
             "python": platform.python_version(),
         },
-        # The CPU forms depend on these (banded.ROW_LOOP_MAX_THREADS reads the affinity).
+        # The CPU forms depend on these (the CPU row's row_loop_max_threads against the affinity).
         "environment": {
             "backend": jax.default_backend(),
             "machine": platform.machine(),

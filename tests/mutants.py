@@ -103,7 +103,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "nan_mask_dropped",
-        "jax_resize/_src/banded.py",
+        "jax_resize/_src/execution/banded.py",
         "term = lax.select(lax.ne(w, lax.full_like(w, 0)), term, lax.full_like(term, 0))",
         "term = lax.select(lax.ne(w, lax.full_like(w, 0)), term, term)",
         # the select stays (the count of selects is asserted structurally); only its effect goes
@@ -112,7 +112,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "nan_mask_dropped_dense",
-        "jax_resize/_src/strategies.py",
+        "jax_resize/_src/execution/strategies.py",
         "return (_dot_nonfinite if nonfinite else _dot)(y, matrix.astype(y.dtype), p.axis, precision)",
         "return _dot(y, matrix.astype(y.dtype), p.axis, precision)",
         "dense: the plain matmul also for non-finite input, so a NaN/Inf spreads along its whole row",
@@ -137,14 +137,14 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "antialias_stretch",
         "jax_resize/_src/peers/onnx.py",
-        "stretch = max(1.0, 1.0 / scale) if antialias else 1.0",
-        "stretch = max(1.0, 1.001 / scale) if antialias else 1.0",
+        "stretch = _kernels.stretch(1.0 / scale) if antialias else 1.0",
+        "stretch = _kernels.stretch(1.001 / scale) if antialias else 1.0",
         "ONNX antialias filter stretched by 1.001/scale instead of 1/scale",
         {"tests/test_onnx_random.py": _ONNX_SWEEP_SLICE},
     ),
     Mutant(
         "extrapolation_value_ignored",
-        "jax_resize/_src/apply.py",
+        "jax_resize/_src/execution/apply.py",
         "y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)",
         "y = _strategies.mask_rows(y, p.outside, p.axis, 0.0)",
         "filtered rows outside a tf_crop_and_resize roi filled with 0, not extrapolation_value",

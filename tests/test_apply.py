@@ -3,6 +3,7 @@
 Oracles: the ONNX reference evaluator (values), numpy (round-half-even + saturation), loops.
 """
 
+import dataclasses
 import logging
 import subprocess
 import sys
@@ -19,7 +20,12 @@ from jax.test_util import check_grads
 import jax_resize
 import jax_resize.compat
 from jax_resize import onnx_resize, resize
-from jax_resize._src import apply as _apply
+from jax_resize._src.execution import apply as _apply
+from jax_resize._src.execution import decide as _decide
+from jax_resize._src.execution.tuning import HOST, TUNING
+
+#: The CPU row's eager compiler options: the key of their compiled application.
+CPU_OPTIONS = TUNING["cpu"].compiler_options
 
 RNG = np.random.default_rng(0)
 
@@ -85,7 +91,7 @@ def test_grad_with_respect_to_traced_roi():
 
 def _compiled_applications() -> int:
     """Programs compiled by the jitted applications (eager CPU calls have one with its own options)."""
-    return sum(f._cache_size() for f in (_apply.apply, _apply._apply_eager_cpu) if f is not None)
+    return sum(f._cache_size() for f in (_apply.apply, _apply._WITH_OPTIONS.get(CPU_OPTIONS)) if f is not None)
 
 
 def test_second_call_does_not_recompile():
@@ -201,7 +207,7 @@ def test_eager_calls_reuse_cached_records_and_plans(monkeypatch):
     # the memoised record builders return the same record, so the plan (with its weights already
     # on the device) is built once; traced geometry and new shapes still plan afresh
     import jax_resize
-    from jax_resize._src import apply as _apply_mod
+    from jax_resize._src.execution import apply as _apply_mod
     from jax_resize._src.peers import jax_image as _ji
 
     x = np.random.default_rng(1).random((37, 41, 3)).astype(np.float32)
@@ -214,10 +220,10 @@ def test_eager_calls_reuse_cached_records_and_plans(monkeypatch):
     np.testing.assert_array_equal(first, second)
     jitted = np.asarray(jax.jit(lambda v: jax_resize.resize(v, (19, 23, 3), "cubic"))(x))
     np.testing.assert_allclose(first, jitted, rtol=1e-6, atol=1e-7)  # constants folded differently
-    record = _ji._filter_record(37, 19, None, "cubic", True, "half_pixel", None, None)
-    assert record is _ji._filter_record(37, 19, None, "cubic", True, "half_pixel", None, None)
+    record = _ji.filter_record(37, 19, None, "cubic", True, "half_pixel", None, None)
+    assert record is _ji.filter_record(37, 19, None, "cubic", True, "half_pixel", None, None)
     assert not record.weight.flags.writeable  # shared records cannot be changed in place
-    monkeypatch.setattr(_apply_mod, "PLAN_CACHE_SIZE", 4)
+    monkeypatch.setattr(_apply_mod, "HOST", dataclasses.replace(HOST, plan_cache_size=4))
     for k in range(10):  # bounded: least recently used dropped
         jax_resize.resize(x, (3 + k, 23, 3), "linear")
     assert len(_apply_mod._PLAN_CACHE) == 4
@@ -233,12 +239,12 @@ def test_pass_order_by_modelled_work():
         return _onnx.axis_record(n, o, o / n, **attrs)
 
     ops = [(0, record(3000, 224)), (1, record(4000, 224))]
-    assert [a for a, _ in _apply.pass_order(ops, (3000, 4000, 3))] == [0, 1]
-    assert [a for a, _ in _apply.pass_order(ops[::-1], (3000, 4000, 3))] == [0, 1]
+    assert [a for a, _ in _decide.pass_order(ops, (3000, 4000, 3), TUNING["cpu"])] == [0, 1]
+    assert [a for a, _ in _decide.pass_order(ops[::-1], (3000, 4000, 3), TUNING["cpu"])] == [0, 1]
     up = [(1, record(16, 32)), (2, record(16, 32))]
-    assert [a for a, _ in _apply.pass_order(up, (2, 16, 16, 3))] == [2, 1]
+    assert [a for a, _ in _decide.pass_order(up, (2, 16, 16, 3), TUNING["cpu"])] == [2, 1]
     # dense matrices: work is out x in per pass, so the larger shrink goes first
-    assert [a for a, _ in _apply.pass_order(ops, (3000, 4000, 3), dense=True)] == [1, 0]
+    assert [a for a, _ in _decide.pass_order(ops, (3000, 4000, 3), TUNING["cpu"], dense=True)] == [1, 0]
 
 
 def _fixed_point_oracle(x, ops, bits):
@@ -259,8 +265,8 @@ def test_fixed_point_passes_exact(wild, strategy):
     # uint8 sums of ordinary filters fit int32 (computed in int32, the Pillow/torch rule); with
     # wild weights (sum |w| = 6) they may not, and the exact float32 split is used: both equal
     # the integer formula computed in int64 by numpy
+    from jax_resize._src import records as _records
     from jax_resize._src import rounding as _rounding
-    from jax_resize._src import weights as _weights
     from jax_resize._src.peers import onnx as _onnx
 
     bits = 22
@@ -274,8 +280,8 @@ def test_fixed_point_passes_exact(wild, strategy):
             index = np.clip(np.arange(o)[:, None] * 3 + np.arange(4), 0, n - 1)
             weight = np.tile([2.0, -1.5, 1.5, -1.0], (o, 1))
         k = np.rint(weight * 2.0**bits) / 2.0**bits  # weights on the fixed-point grid
-        ops.append((axis, _weights.Taps(index, k, n)))
-    plans, shifts = _apply._plans(tuple(ops), strategy, np.dtype(np.uint8), policy, "cpu")
+        ops.append((axis, _records.Taps(index, k, n)))
+    plans, shifts = _apply._plans(tuple(ops), strategy, np.dtype(np.uint8), policy, TUNING["cpu"])
     assert (shifts == (_apply.INT32,) * 2) == (not wild)
     got = np.asarray(_apply.run(x, ops, integer=policy, strategy=strategy))
     assert got.dtype == np.uint8
@@ -291,8 +297,8 @@ def test_large_plans_are_not_constants_of_the_callers_program():
     want = np.asarray(Image.fromarray(a).resize((100, 2), Image.Resampling.LANCZOS))
     fn = jax.jit(lambda v: resize(v, (2, 100), "pil_lanczos"))
     text = fn.lower(a).as_text()
-    assert len(text) < 200_000, len(text)  # the taps alone are > 2 * FETCH_MIN_BYTES
-    assert 100 * 6000 * 4 > 2 * _apply.FETCH_MIN_BYTES  # ~6000 taps per output (3 x 1000 each side)
+    assert len(text) < 200_000, len(text)  # the taps alone are > 2 * HOST.fetch_min_bytes
+    assert 100 * 6000 * 4 > 2 * HOST.fetch_min_bytes  # ~6000 taps per output (3 x 1000 each side)
     np.testing.assert_array_equal(np.asarray(fn(a)), want)
     batched = jax.jit(jax.vmap(lambda v: resize(v, (1, 100), "pil_lanczos")))(a[:, None, :])
     np.testing.assert_array_equal(np.asarray(batched)[:, 0], want)
@@ -323,11 +329,11 @@ def test_first_eager_call_compiles_only_the_application(call, caplog):
 
 @pytest.mark.skipif(jax.default_backend() != "cpu", reason="the eager compiler options are CPU's")
 def test_eager_cpu_options_keep_results():
-    # the eager application compiles with EAGER_CPU_COMPILER_OPTIONS; the caller's jit with XLA's
+    # the eager application compiles with the CPU row's compiler_options; the caller's jit with XLA's
     # defaults. Integer results are equal bit for bit; float results to the last bit or so
-    assert _apply._apply_eager_cpu is not None  # the jax that CI installs knows the options
+    assert _apply._WITH_OPTIONS.get(CPU_OPTIONS) is not None  # the jax that CI installs knows the options
     x = RNG.integers(0, 256, (37, 41, 4), dtype=np.uint8)
-    before = _apply._apply_eager_cpu._cache_size()
+    before = _apply._WITH_OPTIONS[CPU_OPTIONS]._cache_size()
     for method in ["pil_bilinear", "pil_bicubic", "pil_lanczos", "pil_box"]:
         f = lambda v: resize(v, (111, 29, 4), method, strategy="banded")  # banded: not polyphase
         eager, jitted = np.asarray(f(x)), np.asarray(jax.jit(f)(x))
@@ -336,7 +342,7 @@ def test_eager_cpu_options_keep_results():
     for method in ["linear", "cubic", "lanczos3"]:
         f = lambda v: resize(v, (111, 29, 4), method, strategy="banded")
         np.testing.assert_allclose(f(x), jax.jit(f)(x), rtol=2e-7, atol=2e-5)
-    assert _apply._apply_eager_cpu._cache_size() > before  # the eager calls did use the options
+    assert _apply._WITH_OPTIONS[CPU_OPTIONS]._cache_size() > before  # the eager calls did use the options
 
 
 def test_concrete_input_inside_a_callers_jit():
@@ -347,7 +353,7 @@ def test_concrete_input_inside_a_callers_jit():
     got = jax.jit(lambda: resize(x, (19, 17, 3), "pil_bilinear"))()
     np.testing.assert_array_equal(got, np.asarray(want))
     if jax.default_backend() == "cpu":
-        assert _apply._apply_eager_cpu is not None  # still used by later eager calls
+        assert _apply._WITH_OPTIONS.get(CPU_OPTIONS) is not None  # still used by later eager calls
     np.testing.assert_array_equal(resize(x, (19, 17, 3), "pil_bilinear"), np.asarray(want))
 
 
@@ -358,14 +364,14 @@ def test_eager_falls_back_when_xla_lacks_the_options(monkeypatch):
     def unknown(*args, **kwargs):
         raise RuntimeError("INVALID_ARGUMENT: No such compile option: 'xla_cpu_use_fusion_emitters'")
 
-    monkeypatch.setattr(_apply, "_apply_eager_cpu", unknown)
+    monkeypatch.setitem(_apply._WITH_OPTIONS, CPU_OPTIONS, unknown)
     np.testing.assert_allclose(resize(x, (5, 7), "linear", strategy="banded"), want, rtol=1e-6)
-    assert _apply._apply_eager_cpu is None  # given up once and for all
+    assert _apply._WITH_OPTIONS[CPU_OPTIONS] is None  # given up once and for all
 
     def broken(*args, **kwargs):
         raise RuntimeError("some other failure")
 
-    monkeypatch.setattr(_apply, "_apply_eager_cpu", broken)
+    monkeypatch.setitem(_apply._WITH_OPTIONS, CPU_OPTIONS, broken)
     if jax.default_backend() == "cpu":
         with pytest.raises(RuntimeError, match="some other failure"):
             resize(x, (5, 9), "linear", strategy="banded")

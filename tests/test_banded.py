@@ -1,4 +1,4 @@
-"""The banded contraction on wide filters (more than ``MAX_UNROLLED_TAPS`` taps: large shrinks),
+"""The banded contraction on wide filters (more than ``max_unrolled_taps`` taps: large shrinks),
 applied in a loop instead of one op per tap; and the CPU row loop (:func:`~jax_resize._src.banded.row_loop`)
 of a large shrink's first pass over long rows.
 
@@ -22,7 +22,9 @@ import pytest
 from PIL import Image
 
 from jax_resize import resize
-from jax_resize._src import banded as _banded
+from jax_resize._src.execution import banded as _banded
+from jax_resize._src.execution import decide as _decide
+from jax_resize._src.execution.tuning import TUNING
 
 RNG = np.random.default_rng(7)
 
@@ -38,7 +40,7 @@ def _taps(in_size: int, out_size: int, method: str) -> int:
 def test_wide_antialiased_shrinks_match_jax_image(method, shape, out):
     x = RNG.standard_normal(shape).astype(np.float32)
     axis = next(a for a in range(len(shape)) if shape[a] != out[a])
-    assert _taps(shape[axis], out[axis], method) > _banded.MAX_UNROLLED_TAPS  # the looped path
+    assert _taps(shape[axis], out[axis], method) > TUNING["cpu"].max_unrolled_taps  # the looped path
     want = np.asarray(jax.image.resize(x, out, method, antialias=True))
     got = np.asarray(resize(x, out, method, antialias=True))
     np.testing.assert_allclose(got, want, atol=2e-6 if len(shape) < 3 else 1e-5, rtol=0)
@@ -97,55 +99,12 @@ def test_wide_scale_and_translate_matches_jax_image():
     np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=2e-6, rtol=0)
 
 
-@pytest.mark.parametrize("case", range(60))
-def test_transposed_taps_are_the_transposed_matrix(case):
-    from jax_resize._src import kernels, weights
-
-    rng = np.random.default_rng(case)
-    in_size, out_size = (int(v) for v in rng.integers(1, 300, 2))
-    scale = out_size / in_size
-    x = (np.arange(out_size) + 0.5) / scale - 0.5
-    kernel = [kernels.TRIANGLE, kernels.keys_cubic(-0.5), kernels.lanczos(3)][case % 3]
-    record = weights.filter_taps(x, in_size, kernel, stretch=max(1.0, 1 / scale), boundary="exclude", normalize=True)
-    if case % 4 == 3:  # not a band: rows in reverse order fall back to sorting
-        record = weights.Taps(record.index[::-1], record.weight[::-1], in_size)
-    t_index, t_weight = _banded.transpose_taps(record.index, record.weight, in_size)
-    want = weights.record_matrix(record).T  # numpy's transpose of the dense matrix
-    np.testing.assert_array_equal(weights.taps_to_matrix(t_index, t_weight, out_size), want)
-
-
-def test_large_band_gradient_builds_transposed_taps_lazily(monkeypatch):
-    """A band of more than LAZY_TRANSPOSE_TAPS taps: the forward pass (planned, jitted, run) never
-    builds its transposed taps; the gradient builds them once, and equals jax.image's gradient."""
-    from jax_resize._src import apply, strategies
-
-    n = 2**21  # 2 outputs x ~2**21 taps: above LAZY_TRANSPOSE_TAPS
-    assert 2 * n >= strategies.LAZY_TRANSPOSE_TAPS
-    # every transposed band is built by _banded._transpose_band (transpose_taps calls it too): spy on
-    # it, with an empty plan cache so no earlier test's plan holds taps already built
-    built = []
-    build = _banded._transpose_band
-    monkeypatch.setattr(_banded, "_transpose_band", lambda i, w, size: built.append(size) or build(i, w, size))
-    monkeypatch.setattr(apply, "_PLAN_CACHE", type(apply._PLAN_CACHE)())
-    x = RNG.standard_normal((n,)).astype(np.float32)
-    g = np.array([0.5, -2.0], np.float32)
-
-    forward = np.asarray(jax.jit(lambda v: resize(v, (2,), "linear", antialias=True))(x))
-    np.testing.assert_allclose(forward, np.asarray(jax.image.resize(x, (2,), "linear", antialias=True)), atol=1e-5)
-    assert n not in built  # planned and applied without the transposed taps
-
-    want = jax.grad(lambda v: jnp.sum(jax.image.resize(v, (2,), "linear", antialias=True) * g))(jnp.asarray(x))
-    got = jax.grad(lambda v: jnp.sum(resize(v, (2,), "linear", antialias=True) * g))(jnp.asarray(x))
-    np.testing.assert_allclose(np.asarray(got), np.asarray(want), atol=1e-9, rtol=1e-5)
-    assert built.count(n) == 1  # built when the gradient asked for them, once
-
-
 # --- shared bands: rows repeating a few patterns, applied without expanding them ----------------
 
 
 def _shared_plan(x, out, method, antialias):
     """The record and plan of the one resized axis of ``resize(x, out, method)`` (auto strategy)."""
-    from jax_resize._src import apply, strategies
+    from jax_resize._src.execution import apply, strategies
 
     records = []
     run = apply.run
@@ -160,18 +119,18 @@ def _shared_plan(x, out, method, antialias):
     finally:
         apply.run = run
     ((axis, record),) = records
-    plans, _ = apply._plans(tuple(records), "auto", np.dtype(y.dtype), apply._rounding.FINAL_HALF_EVEN, "cpu")
+    plans, _ = apply._plans(tuple(records), "auto", np.dtype(y.dtype), apply._rounding.FINAL_HALF_EVEN, TUNING["cpu"])
     (plan,) = plans.host
     assert isinstance(plan, strategies.BandedPlan)
     return y, record, plan
 
 
 def test_shared_band_is_applied_without_expanding_its_rows():
-    from jax_resize._src import weights
+    from jax_resize._src import records
 
     x = RNG.standard_normal((40000,)).astype(np.float32)
     y, record, plan = _shared_plan(x, (10,), "lanczos3", True)  # a ratio of 4000: one interior phase
-    assert isinstance(record, weights.SharedBand) and record.table.shape[0] < record.out_size
+    assert isinstance(record, records.SharedBand) and record.table.shape[0] < record.out_size
     assert plan.row_class is not None and plan.weight.shape == record.table.shape
     assert not record._expanded  # index and weight were never built
     want = np.asarray(jax.image.resize(x, (10,), "lanczos3", antialias=True))
@@ -186,13 +145,14 @@ def test_shared_band_is_applied_without_expanding_its_rows():
 def test_shared_band_sums_equal_the_expanded_taps():
     # the same record applied as a shared band and as its expanded taps: the same sums, in the
     # same order (both forms of the loop: one large gather per tap, one [out, c] gather per chunk)
-    from jax_resize._src import apply, weights
+    from jax_resize._src import records
+    from jax_resize._src.execution import apply
 
     for shape, out in (((30000,), (10,)), ((6000, 3), (6, 3))):  # ratios 3000 and 1000
         x = RNG.standard_normal(shape).astype(np.float32)
         _, record, _ = _shared_plan(x, out, "cubic", True)
-        assert isinstance(record, weights.SharedBand)
-        plain = weights.Taps(np.array(record.index), np.array(record.weight), record.in_size)
+        assert isinstance(record, records.SharedBand)
+        plain = records.Taps(np.array(record.index), np.array(record.weight), record.in_size)
         shared = np.asarray(apply.run(x, [(0, record)], strategy="banded"))
         np.testing.assert_array_equal(shared, np.asarray(apply.run(x, [(0, plain)], strategy="banded")))
 
@@ -227,14 +187,14 @@ def test_shared_pillow_band_is_bit_exact_under_jit(method, pil):
     np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: resize(v, (30, 2), method))(a)), want)
 
 
-# --- the CPU row loop (a large shrink's first pass over rows of at least ROW_LOOP_MIN_RUN) ---
+# --- the CPU row loop (a large shrink's first pass over rows of at least row_loop_min_run) ---
 
 
 @pytest.fixture
-def row_loop_on(monkeypatch):
+def row_loop_on(tune):
     """The row loop wherever it is eligible, whatever this machine's thread count (the gather
     otherwise): fresh compilations, as eligibility is decided when a program is lowered."""
-    monkeypatch.setattr(_banded, "ROW_LOOP_MAX_THREADS", 1 << 20)
+    tune(row_loop_max_threads=1 << 20)
     jax.clear_caches()
     yield
     jax.clear_caches()
@@ -244,11 +204,11 @@ def _while_loops(fn, x) -> int:
     return jax.jit(fn).lower(x).compile().as_text().count(" while(")
 
 
-# [H, W, 3] with rows of W * 3 >= ROW_LOOP_MIN_RUN elements, H shrunk by ~15 (linear: ~31 taps)
+# [H, W, 3] with rows of W * 3 >= row_loop_min_run elements, H shrunk by ~15 (linear: ~31 taps)
 PHOTO_SHAPE, PHOTO_OUT = (600, 400, 3), (40, 30, 3)
 
 
-def test_row_loop_takes_only_wide_first_passes_over_long_rows(row_loop_on, monkeypatch):
+def test_row_loop_takes_only_wide_first_passes_over_long_rows(row_loop_on, tune):
     x = jnp.zeros(PHOTO_SHAPE, jnp.uint8)
     assert _while_loops(lambda v: resize(v, PHOTO_OUT, "linear", antialias=True), x) == 1
     assert _while_loops(lambda v: resize(v, (40, 400, 3), "linear", antialias=True), x) == 1
@@ -256,31 +216,31 @@ def test_row_loop_takes_only_wide_first_passes_over_long_rows(row_loop_on, monke
     assert _while_loops(lambda v: resize(v, (300, 30, 3), "linear", antialias=True), x) == 0
     short = jnp.zeros((600, 100, 3), jnp.uint8)  # rows of 300 elements
     assert _while_loops(lambda v: resize(v, (40, 100, 3), "linear", antialias=True), short) == 0
-    monkeypatch.setattr(_banded, "ROW_LOOP_MAX_THREADS", 0)
+    tune(row_loop_max_threads=0)
     jax.clear_caches()
     assert _while_loops(lambda v: resize(v, PHOTO_OUT, "linear", antialias=True), x) == 0
 
 
 # both axes shrunk by ~2.6: cubic bands of ~11 taps, planned as two passes (their product exceeds
-# FUSE_MAX_TAPS) that XLA would fuse again, recomputing the first pass once per tap of the second;
-# the first pass does 460 x 2400 x 6 (linear) or 11 (cubic) multiply-adds (>= ROW_LOOP_BEFORE_BAND_MIN_WORK)
+# fuse_max_taps) that XLA would fuse again, recomputing the first pass once per tap of the second;
+# the first pass does 460 x 2400 x 6 (linear) or 11 (cubic) multiply-adds (>= row_loop_before_band_min_work)
 NARROW_SHAPE, NARROW_OUT = (1200, 800, 3), (460, 307, 3)
 
 
-def test_row_loop_takes_a_narrow_first_pass_that_xla_would_fuse_into_the_next_band(row_loop_on, monkeypatch):
+def test_row_loop_takes_a_narrow_first_pass_that_xla_would_fuse_into_the_next_band(row_loop_on, tune):
     x = jnp.zeros(NARROW_SHAPE, jnp.uint8)
     assert _while_loops(lambda v: resize(v, NARROW_OUT, "cubic", antialias=True), x) == 1
     assert _while_loops(lambda v: resize(v, NARROW_OUT, "linear", antialias=True), x) == 1
-    # a second band wider than XLA_MAX_DUPLICATION (XLA keeps the passes apart), no second pass,
-    # or too little work to pay for the loop's longer compile: the gather below ROW_LOOP_MIN_TAPS
+    # a second band wider than xla_max_duplication (XLA keeps the passes apart), no second pass,
+    # or too little work to pay for the loop's longer compile: the gather below row_loop_min_taps
     assert _while_loops(lambda v: resize(v, (460, 50, 3), "cubic", antialias=True), x) == 0
     assert _while_loops(lambda v: resize(v, (460, 800, 3), "cubic", antialias=True), x) == 0
     small = jnp.zeros(PHOTO_SHAPE, jnp.uint8)  # 230 x 1200 x 11
     assert _while_loops(lambda v: resize(v, (230, 153, 3), "cubic", antialias=True), small) == 0
-    monkeypatch.setattr(_banded, "ROW_LOOP_BEFORE_BAND_MIN_WORK", 1)
+    tune(row_loop_before_band_min_work=1)
     jax.clear_caches()
     assert _while_loops(lambda v: resize(v, (230, 153, 3), "cubic", antialias=True), small) == 1
-    monkeypatch.setattr(_banded, "XLA_MAX_DUPLICATION", 0)
+    tune(xla_max_duplication=0)
     jax.clear_caches()
     assert _while_loops(lambda v: resize(v, NARROW_OUT, "cubic", antialias=True), x) == 0
 
@@ -306,9 +266,10 @@ def test_narrow_row_loop_matches_torch_and_jax_image(row_loop_on):
 
 
 def test_row_loop_threads_default_is_this_machines_affinity():
-    threads = _banded._cpu_threads()
+    threads = _decide._cpu_threads()
     assert 1 <= threads <= (os.cpu_count() or threads)
-    assert _banded.row_loop_eligible((600, 1200), 0, 30, out=40) == (threads <= _banded.ROW_LOOP_MAX_THREADS)
+    cpu = TUNING["cpu"]
+    assert _decide.row_loop((600, 1200), 0, 30, 40, 0, cpu) == (threads <= cpu.row_loop_max_threads)
 
 
 @pytest.mark.parametrize(
@@ -389,19 +350,18 @@ def test_sum_terms_adds_every_term_once(n):
     # rounding of numpy's float64 sum. Each term is a power of two in its own bit, so a term dropped
     # or added twice shows in the integer result.
     ints = [jnp.full((5,), 1 << j, jnp.int32) for j in range(n)]
-    assert np.asarray(_banded.sum_terms(ints)).tolist() == [(1 << n) - 1] * 5
+    assert np.asarray(_banded.sum_terms(ints, 4)).tolist() == [(1 << n) - 1] * 5
     floats = [RNG.standard_normal((3, 7)).astype(np.float32) for _ in range(n)]
-    got = np.asarray(jax.jit(lambda *t: _banded.sum_terms(list(t)))(*floats))
+    got = np.asarray(jax.jit(lambda *t: _banded.sum_terms(list(t), 4))(*floats))
     want = np.sum(np.asarray(floats, np.float64), axis=0)
     np.testing.assert_allclose(got, want, rtol=0, atol=n * 4e-7 * np.abs(floats).max())
 
 
-def test_sum_terms_splits_the_dependent_adds(monkeypatch):
-    # one running sum is a chain of k - 1 dependent adds per element; SUM_CHAINS partial sums cut it
-    # to about k / SUM_CHAINS + log2(SUM_CHAINS) (counted on the jaxpr: the depth of nested adds)
+def test_sum_terms_splits_the_dependent_adds():
+    # one running sum is a chain of k - 1 dependent adds per element; ``chains`` partial sums cut it
+    # to about k / chains + log2(chains) (counted on the jaxpr: the depth of nested adds)
     def depth(chains, k):
-        monkeypatch.setattr(_banded, "SUM_CHAINS", chains)
-        jaxpr = jax.make_jaxpr(lambda *t: _banded.sum_terms(list(t)))(*[jnp.ones(3)] * k).jaxpr
+        jaxpr = jax.make_jaxpr(lambda *t: _banded.sum_terms(list(t), chains))(*[jnp.ones(3)] * k).jaxpr
         level = {v: 0 for v in jaxpr.invars}
         for eqn in jaxpr.eqns:
             d = 1 + max(level.get(v, 0) for v in eqn.invars if isinstance(v, jax.extend.core.Var))

@@ -1,6 +1,6 @@
 """Consecutive passes as one map (:class:`~jax_resize._src.chain.Chain`), blocked on CPU.
 
-Contract: a chain gives the passes' values in turn; on CPU, above ``BLOCK_MIN_BYTES`` of
+Contract: a chain gives the passes' values in turn; on CPU, above the CPU row's ``block_min_bytes`` of
 intermediate, with a first band that runs as the row loop and bands after it, it runs as a loop
 over blocks of the first pass's output rows that writes every output row exactly once (blocks and
 remainder pieces), with the same values,
@@ -23,22 +23,23 @@ from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
 from jax_resize import onnx_resize, resize
-from jax_resize._src import banded as _banded
-from jax_resize._src import chain as _chain
-from jax_resize._src import polyphase as _polyphase
+from jax_resize._src.execution import banded as _banded
+from jax_resize._src.execution import chain as _chain
+from jax_resize._src.execution import polyphase as _polyphase
+from jax_resize._src.execution import primitive as _primitive
+from jax_resize._src.execution import tuning as _tuning
 
 RNG = np.random.default_rng(11)
 
 
 @pytest.fixture
-def blocked(monkeypatch):
+def blocked(monkeypatch, tune):
     """Blocking from any size, in blocks of a few rows (remainder pieces included), with the row
     loop wherever eligible: fresh compilations, as both are decided when a program is lowered."""
-    monkeypatch.setattr(_chain, "BLOCK_MIN_BYTES", 0)
-    monkeypatch.setattr(_chain, "BLOCK_BYTES", 1)  # one output row per block unless a test says
-    monkeypatch.setattr(_banded, "ROW_LOOP_MAX_THREADS", 1 << 20)
+    # one output row per block unless a test says
+    tune(block_min_bytes=0, block_bytes=1, row_loop_max_threads=1 << 20)
     jax.clear_caches()
-    yield monkeypatch
+    yield tune
     jax.clear_caches()
 
 
@@ -62,12 +63,14 @@ def test_blocks_write_every_output_row_once(blocked, rows_per_block, batched):
     pick_h, pick_w = RNG.integers(0, 23, 11), RNG.integers(0, 17, 9)
     ops = [*_one_hot(pick_h, 23), *_one_hot(pick_w, 17)]
     row_bytes = 17 * 2 * 4 * (3 if batched else 1)  # one output row of the first pass, float32
-    blocked.setattr(_chain, "BLOCK_BYTES", rows_per_block * row_bytes)
-    blocked.setattr(_banded, "ROW_LOOP_MIN_RUN", 1)  # only a row-loop first pass is blocked
-    blocked.setattr(_banded, "ROW_LOOP_MIN_TAPS", 1)
-    chain = _chain.Chain((_banded.Banded((lead,), rows=True), _banded.Banded((lead + 1,))), (2, 2))
-    fn = jax.jit(lambda v: _banded.linear_map(v, chain, ops, chain, ops))
-    blocks = chain._blocks(jnp.asarray(x), ops[:2])
+    # only a row-loop first pass is blocked
+    blocked(block_bytes=rows_per_block * row_bytes, row_loop_min_run=1, row_loop_min_taps=1)
+    cpu = _tuning.TUNING["cpu"]
+    chain = _chain.Chain(
+        (_banded.Banded((lead,), rows=True, tuning=cpu), _banded.Banded((lead + 1,), tuning=cpu)), (2, 2), cpu
+    )
+    fn = jax.jit(lambda v: _primitive.linear_map(v, chain, ops, chain, ops))
+    blocks = chain.parts[0].row_blocks(jnp.asarray(x), ops[:2], cpu.block_bytes)
     assert (blocks.rows, blocks.count) == (rows_per_block, 11 // rows_per_block)
     assert [row for row, _ in blocks.pieces] == ([11 // rows_per_block * rows_per_block] if 11 % rows_per_block else [])
     want = x[..., pick_h, :, :][..., pick_w, :]
@@ -75,14 +78,14 @@ def test_blocks_write_every_output_row_once(blocked, rows_per_block, batched):
     np.testing.assert_array_equal(np.asarray(chain(jnp.asarray(x), *ops)), want)  # the passes in turn
 
 
-# [H, W, 3] with rows of W * 3 >= ROW_LOOP_MIN_RUN: a narrow first pass followed by a band XLA would
+# [H, W, 3] with rows of W * 3 >= row_loop_min_run: a narrow first pass followed by a band XLA would
 # fuse (the row loop), and a wide one (31 taps); both take the row loop inside the blocks
 CASES = [((1200, 800, 3), (460, 307, 3), "cubic"), ((600, 400, 3), (40, 30, 3), "linear")]
 
 
 @pytest.mark.parametrize("shape,out,method", CASES)
 def test_blocked_uint8_photo_matches_jax_image_and_torch(blocked, shape, out, method):
-    blocked.setattr(_chain, "BLOCK_BYTES", 7 * shape[1] * shape[2] * 4)  # 7 rows a block, and a remainder
+    blocked(block_bytes=7 * shape[1] * shape[2] * 4)  # 7 rows a block, and a remainder
     a = RNG.integers(0, 256, shape, dtype=np.uint8)
     fn = jax.jit(lambda v: resize(v, out, method, antialias=True))  # uint8 in, float32 out
     assert _while_loops(fn, jnp.asarray(a)) >= 2  # the blocks' loop around the row loop
@@ -107,7 +110,7 @@ def test_blocked_uint8_photo_matches_jax_image_and_torch(blocked, shape, out, me
 def test_blocked_values_gradients_and_vmap_match_jax_image(blocked, method):
     x = RNG.standard_normal((2, 600, 400, 3)).astype(np.float32)
     out = (2, 40, 30, 3)
-    blocked.setattr(_chain, "BLOCK_BYTES", 3 * 2 * 400 * 3 * 4)  # 3 rows a block, and a remainder
+    blocked(block_bytes=3 * 2 * 400 * 3 * 4)  # 3 rows a block, and a remainder
     fn = jax.jit(lambda v: resize(v, out, method, antialias=True))
     assert _while_loops(fn, jnp.asarray(x)) >= 2
     want = np.asarray(jax.image.resize(x, out, method, antialias=True))
@@ -132,15 +135,15 @@ def test_blocked_keeps_nan_local(blocked):
     np.testing.assert_allclose(got[1:], want[1:], atol=2e-6, rtol=0)
 
 
-def test_blocking_applies_from_its_threshold_with_bands_only(monkeypatch):
-    monkeypatch.setattr(_banded, "ROW_LOOP_MAX_THREADS", 1 << 20)
+def test_blocking_applies_from_its_threshold_with_bands_only(tune):
+    tune(row_loop_max_threads=1 << 20)
     jax.clear_caches()
     photo = jax.ShapeDtypeStruct((3000, 4000, 3), np.uint8)  # 12 MP: a 37 MB float32 intermediate
     text = jax.jit(lambda v: resize(v, (768, 1024, 3), "linear", antialias=True)).lower(photo).compile().as_text()
     assert text.count(" while(") >= 2  # the blocks around the row loop
     small = jax.ShapeDtypeStruct((1200, 800, 3), np.uint8)  # a 4.4 MB intermediate: the row loop alone
     assert _while_loops(lambda v: resize(v, (460, 307, 3), "cubic", antialias=True), small) == 1
-    monkeypatch.setattr(_chain, "BLOCK_MIN_BYTES", 0)
+    tune(block_min_bytes=0)
     jax.clear_caches()
     assert _while_loops(lambda v: resize(v, (460, 307, 3), "cubic", antialias=True), small) >= 2
     # x0.5 in both axes: two polyphase passes, never blocked
@@ -149,10 +152,10 @@ def test_blocking_applies_from_its_threshold_with_bands_only(monkeypatch):
 
 
 @pytest.fixture
-def fused(monkeypatch):
+def fused(monkeypatch, tune):
     """Two one-phase polyphase passes fused from any size; records how many axes each
     ``polyphase_nd`` call resamples at once."""
-    monkeypatch.setattr(_chain, "BLOCK_MIN_BYTES", 0)
+    tune(block_min_bytes=0)
     calls = _count_axes_at_once(monkeypatch)
     jax.clear_caches()
     yield calls
@@ -164,7 +167,9 @@ def _count_axes_at_once(monkeypatch) -> list:
     calls: list = []
     nd = _polyphase.polyphase_nd
     monkeypatch.setattr(
-        _polyphase, "polyphase_nd", lambda x, parts, dtype: calls.append(len(parts)) or nd(x, parts, dtype)
+        _polyphase,
+        "polyphase_nd",
+        lambda x, parts, dtype, chains: calls.append(len(parts)) or nd(x, parts, dtype, chains),
     )
     return calls
 

@@ -25,7 +25,7 @@ import pytest
 import readme
 
 from jax_resize import compat
-from jax_resize._src import weights as _weights
+from jax_resize._src import records as _records
 from jax_resize._src.peers import tensorflow as _tf
 from jax_resize.compat import tf_resize, tf_resize_v1
 
@@ -341,8 +341,8 @@ def _record_matrix(method, n, out, **options):
     records = _tf._filter_records(method, **options)
     if method == "nearest":
         return (records(n, out)[:, None] == np.arange(n)[None, :]).astype(np.float32)
-    w = _weights.record_matrix(records(n, out)).astype(np.float32) * np.float32(
-        _weights.record_matrix(records(1, 1))[0, 0]
+    w = _records.record_matrix(records(n, out)).astype(np.float32) * np.float32(
+        _records.record_matrix(records(1, 1))[0, 0]
     )
     if method == "area":
         w = w * _tf.area_factor((1, n), (1, out), align_corners=options.get("align_corners", False))
@@ -440,7 +440,7 @@ def test_bicubic_reads_the_table_at_lrintf():
     np.testing.assert_array_equal(
         _impulse_matrix(n, out, lambda x, s: v1.resize_bicubic(x, s, half_pixel_centers=True)), want
     )
-    np.testing.assert_array_equal(_weights.record_matrix(_tf.bicubic_taps(n, out)).astype(np.float32), want)
+    np.testing.assert_array_equal(_records.record_matrix(_tf.bicubic_taps(n, out)).astype(np.float32), want)
 
 
 def _keys(t, a=-0.5):

@@ -27,6 +27,7 @@ EXAMPLE_MODULES = [
     "jax_resize._src.peers.tensorflow",
     "jax_resize._src.peers.torch",
     "jax_resize._src.ragged",
+    "jax_resize._src.resize",
     "jax_resize._src.validation",
     "jax_resize.flax",
 ]

@@ -70,7 +70,7 @@ def test_mitchell_netravali_partition_of_unity(b, c):
 
 def test_gaussian_values():
     k = kernels.GAUSSIAN  # sigma 0.5, radius 1.5
-    assert k.radius == 1.5 and "gaussian" in kernels.KERNELS and "mitchell" in kernels.KERNELS
+    assert k.radius == 1.5 and k.name == "gaussian" and kernels.MITCHELL.name == "mitchell"
     np.testing.assert_allclose(k(np, np.array([0.0, 0.5, -1.0, 1.49])), np.exp(-np.array([0, 0.25, 1, 1.49**2]) / 0.5))
     np.testing.assert_array_equal(k(np, np.array([1.5, -1.5, 2.0])), [0, 0, 0])
     assert kernels.gaussian(2.0).radius == 6.0

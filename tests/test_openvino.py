@@ -546,7 +546,7 @@ def test_nearest_indices_exhaustive():
 @pytest.mark.parametrize("mode", ["linear", "linear_onnx", "cubic", "bilinear_pillow", "bicubic_pillow"])
 def test_weight_matrices_exhaustive(mode):
     # REF applied to eye(in) along axis 0 is that axis's weight matrix W: [out, in].
-    from jax_resize._src import weights
+    from jax_resize._src import records
     from jax_resize._src.peers import openvino as _ov
 
     for ctm in CTMS if not mode.endswith("_pillow") else ["half_pixel"]:
@@ -566,7 +566,7 @@ def test_weight_matrices_exhaustive(mode):
                 )
                 # REF evaluates cubic in float32
                 np.testing.assert_allclose(
-                    weights.record_matrix(taps), want, atol=1e-5 if mode == "cubic" else 1e-6, err_msg=f"{ctm} {n}->{o}"
+                    records.record_matrix(taps), want, atol=1e-5 if mode == "cubic" else 1e-6, err_msg=f"{ctm} {n}->{o}"
                 )
 
 

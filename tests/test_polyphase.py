@@ -14,9 +14,10 @@ import pytest
 from conftest import reference_resize
 
 from jax_resize import onnx_resize
-from jax_resize._src import polyphase as _polyphase
-from jax_resize._src import strategies as _strategies
-from jax_resize._src import weights as _weights
+from jax_resize._src import records as _records
+from jax_resize._src.execution import polyphase as _polyphase
+from jax_resize._src.execution import strategies as _strategies
+from jax_resize._src.execution.tuning import TUNING
 
 RNG = np.random.default_rng(7)
 
@@ -53,7 +54,7 @@ def _keys(t: float, a: float = -0.75) -> np.ndarray:
 def test_linear_x2_plan_is_the_spec_phase_table():
     # half_pixel x2: output o samples x = (o + 0.5) / 2 - 0.5, so out[2q] = 0.25 x[q-1] + 0.75 x[q]
     # and out[2q+1] = 0.75 x[q] + 0.25 x[q+1]; edge pixels repeat (indices clamp).
-    plan, w = _polyphase.polyphase_plan(*_taps(_reference_matrix(6, 12, mode="linear")), 6)
+    plan, w = _polyphase.polyphase_plan(*_taps(_reference_matrix(6, 12, mode="linear")), 6, TUNING["cpu"])
     assert (plan.phases, plan.step, plan.periods, plan.edge) == (2, 1, 6, True)
     assert plan.start == (-1, 0)
     np.testing.assert_allclose(np.array(plan.terms, float), [[0.25, 0.75], [0.75, 0.25]], atol=1e-12)
@@ -61,7 +62,7 @@ def test_linear_x2_plan_is_the_spec_phase_table():
 
 def test_cubic_three_quarters_plan_matches_keys_weights():
     # 512 -> 384 half_pixel: x = 4q + (4p + 2) / 3 - 0.5, fractional parts 1/6, 1/2, 5/6 per phase.
-    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(16, 12, mode="cubic")), 16)
+    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(16, 12, mode="cubic")), 16, TUNING["cpu"])
     assert (plan.phases, plan.step, plan.edge) == (3, 4, True)
     for p, t in enumerate([1 / 6, 1 / 2, 5 / 6]):
         terms = np.array([0.0 if v is None else v for v in plan.terms[p]])
@@ -71,27 +72,27 @@ def test_cubic_three_quarters_plan_matches_keys_weights():
 
 @pytest.mark.parametrize("n_in,n_out,ok", [(6, 12, True), (16, 12, True), (300, 224, False), (8, 4, True)])
 def test_eligibility(n_in, n_out, ok):
-    # 300 -> 224 has 56 phases (more than MAX_PHASES); 8 -> 4 is integer decimation (one phase).
-    found = _polyphase.polyphase_plan(*_taps(_reference_matrix(n_in, n_out, mode="linear")), n_in)
+    # 300 -> 224 has 56 phases (more than polyphase_max_phases); 8 -> 4 is integer decimation (one phase).
+    found = _polyphase.polyphase_plan(*_taps(_reference_matrix(n_in, n_out, mode="linear")), n_in, TUNING["cpu"])
     assert (found is not None) == ok
 
 
 def test_too_many_terms_is_declined():
-    # 27 -> 24 cubic antialias: 8 phases of 5 taps = 40 slice terms > MAX_TERMS = 32
+    # 27 -> 24 cubic antialias: 8 phases of 5 taps = 40 slice terms > polyphase_max_terms = 32
     index, weight = _taps(_reference_matrix(27, 24, mode="cubic", antialias=1))
-    plan, _ = _polyphase.polyphase_plan(index, weight, 27, max_terms=10**6)
+    plan, _ = _polyphase.polyphase_plan(index, weight, 27, TUNING["cpu"], max_terms=10**6)
     assert (plan.phases, len(plan.terms[0])) == (8, 5)
-    assert _polyphase.polyphase_plan(index, weight, 27) is None
+    assert _polyphase.polyphase_plan(index, weight, 27, TUNING["cpu"]) is None
 
 
 def test_integer_decimation_plans_are_the_spec_tables():
     # half_pixel x0.5: output q samples x = 2q + 0.5, so linear reads x[2q], x[2q+1] at 1/2 each.
-    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(8, 4, mode="linear")), 8)
+    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(8, 4, mode="linear")), 8, TUNING["cpu"])
     assert (plan.phases, plan.step, plan.periods, plan.start) == (1, 2, 4, (0,))
     np.testing.assert_allclose(np.array(plan.terms, float), [[0.5, 0.5]], atol=1e-12)
     # with antialias the triangle is stretched to radius 2: distances 1.5, 0.5, 0.5, 1.5 from
     # x = 2q + 0.5 give 0.25, 0.75, 0.75, 0.25, normalised by their sum 2; edge taps clamp.
-    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(12, 6, mode="linear", antialias=1)), 12)
+    plan, _ = _polyphase.polyphase_plan(*_taps(_reference_matrix(12, 6, mode="linear", antialias=1)), 12, TUNING["cpu"])
     assert (plan.phases, plan.step, plan.start, plan.edge) == (1, 2, (-1,), True)
     np.testing.assert_allclose(np.array(plan.terms, float), [[0.125, 0.375, 0.375, 0.125]], atol=1e-7)
 
@@ -101,7 +102,7 @@ def test_interior_periods_read_only_inside(n_in, n_out):
     # every tap of every phase in the interior periods reads a position inside [0, in); the
     # other periods read at least one position outside (13 -> 6: one period, no interior)
     taps = _taps(_reference_matrix(n_in, n_out, mode="cubic", antialias=1))
-    plan, _ = _polyphase.polyphase_plan(*taps, n_in, max_terms=10**6)
+    plan, _ = _polyphase.polyphase_plan(*taps, n_in, TUNING["cpu"], max_terms=10**6)
     q_a, q_b = _polyphase.interior(plan, n_in)
     k = len(plan.terms[0])
 
@@ -114,7 +115,7 @@ def test_interior_periods_read_only_inside(n_in, n_out):
 
 def test_exclude_outside_renormalised_edges_use_per_period_weights():
     attrs = dict(mode="cubic", exclude_outside=1)
-    plan, w = _polyphase.polyphase_plan(*_taps(_reference_matrix(7, 14, **attrs)), 7)
+    plan, w = _polyphase.polyphase_plan(*_taps(_reference_matrix(7, 14, **attrs)), 7, TUNING["cpu"])
     assert not plan.edge and any(t in ("row", "masked") for row in plan.terms for t in row)
     x = RNG.standard_normal((3, 7, 5)).astype(np.float32)
     got = np.asarray(onnx_resize(x, sizes=[14], axes=[1], strategy="polyphase", **attrs))
@@ -146,11 +147,13 @@ def test_masked_term_keeps_nan_local():
     index = np.stack([np.arange(12) // 2, np.minimum(np.arange(12) // 2 + 1, 5)], axis=1).astype(np.int32)
     weight = np.full((12, 2), 0.5)
     weight[4] = [0.0, 1.0]
-    plan, w = _polyphase.polyphase_plan(index, weight, 6)
+    plan, w = _polyphase.polyphase_plan(index, weight, 6, TUNING["cpu"])
     assert "masked" in plan.terms[0]
     x = np.arange(6, dtype=np.float32)
     x[2] = np.nan  # output 4's zero-weight tap
-    y = np.asarray(_polyphase.polyphase(jnp.asarray(x), plan, jnp.asarray(w, jnp.float32), 0))
+    y = np.asarray(
+        _polyphase.polyphase(jnp.asarray(x), plan, jnp.asarray(w, jnp.float32), 0, chains=TUNING["cpu"].sum_chains)
+    )
     dense = np.zeros((12, 6))
     np.add.at(dense, (np.repeat(np.arange(12), 2), index.ravel()), weight.ravel())
     reads_nan = dense[:, 2] != 0
@@ -178,9 +181,9 @@ def test_vmap_and_jit_agree_with_reference():
 
 
 def test_auto_uses_polyphase_off_tpu_and_banded_for_irregular_axes():
-    records = [_weights.Taps(*_taps(_reference_matrix(n, o, mode="linear")), n) for n, o in [(6, 12), (300, 224)]]
-    assert _strategies.plan(1, records[0], "auto", backend="cpu").strategy == "polyphase"
-    assert _strategies.plan(1, records[0], "auto", backend="tpu").strategy == "dense"
+    records = [_records.Taps(*_taps(_reference_matrix(n, o, mode="linear")), n) for n, o in [(6, 12), (300, 224)]]
+    assert _strategies.plan(1, records[0], "auto", tuning=TUNING["cpu"]).strategy == "polyphase"
+    assert _strategies.plan(1, records[0], "auto", tuning=TUNING["tpu"]).strategy == "dense"
     prepared = [_strategies.plan(1, r, "polyphase") for r in records]
     assert [p.strategy for p in prepared] == ["polyphase", "banded"]  # 300 -> 224: 56 phases
 
@@ -222,11 +225,12 @@ def test_two_axes_at_once_match_reference(attrs, ratio):
     n_in, n_out = ratio
     sizes = (n_out, 2 * n_out)
     plans = [
-        _polyphase.polyphase_plan(*_taps(_reference_matrix(n, o, **attrs)), n) for n, o in zip((n_in, 2 * n_in), sizes)
+        _polyphase.polyphase_plan(*_taps(_reference_matrix(n, o, **attrs)), n, TUNING["cpu"])
+        for n, o in zip((n_in, 2 * n_in), sizes)
     ]
     x = RNG.integers(0, 256, (2, n_in, 2 * n_in, 3), dtype=np.uint8)
     parts = [(plan, jnp.asarray(w, jnp.float32), axis) for (plan, w), axis in zip(plans, (1, 2))]
-    got = np.asarray(jax.jit(lambda v: _polyphase.polyphase_nd(v, parts, np.float32))(x))
+    got = np.asarray(jax.jit(lambda v: _polyphase.polyphase_nd(v, parts, np.float32, TUNING["cpu"].sum_chains))(x))
     want = reference_resize(x.astype(np.float32), sizes=list(sizes), axes=[1, 2], **attrs)
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-3)

@@ -13,10 +13,12 @@ import pytest
 from conftest import reference_resize
 
 from jax_resize import onnx_resize, resize
-from jax_resize._src import banded as _banded
-from jax_resize._src import strategies as _strategies
+from jax_resize._src.execution import banded as _banded
+from jax_resize._src.execution import decide as _decide
+from jax_resize._src.execution import strategies as _strategies
+from jax_resize._src.execution.tuning import TUNING
 
-STRATEGIES = [s for s in _strategies.STRATEGY_NAMES if s != "auto"]
+STRATEGIES = [s for s in _decide.STRATEGY_NAMES if s != "auto"]
 RNG = np.random.default_rng(0)
 
 
@@ -125,11 +127,11 @@ def _wide_record(in_size=300, out_size=17):
 
 def test_auto_uses_banded_for_wide_filters_and_matches_reference():
     # a 300 -> 17 antialiased shrink has ~36 taps: banded on CPU/GPU (it reads integer input as it
-    # is), dense on TPU; below WIDE_MIN_TAPS polyphase is tried first as before
+    # is), dense on TPU; below the row's wide_min_taps polyphase is tried first as before
     record = _wide_record()
-    assert record.index.shape[1] >= _strategies.WIDE_MIN_TAPS
-    assert isinstance(_strategies.plan(0, record, "auto", backend="cpu"), _strategies.BandedPlan)
-    assert isinstance(_strategies.plan(0, record, "auto", backend="tpu"), _strategies.DensePlan)
+    assert record.index.shape[1] >= TUNING["cpu"].wide_min_taps
+    assert isinstance(_strategies.plan(0, record, "auto", tuning=TUNING["cpu"]), _strategies.BandedPlan)
+    assert isinstance(_strategies.plan(0, record, "auto", tuning=TUNING["tpu"]), _strategies.DensePlan)
     x = RNG.standard_normal((300, 5, 2)).astype(np.float32)
     kw = dict(sizes=[17], axes=[0], mode="linear", antialias=1)
     np.testing.assert_allclose(np.asarray(onnx_resize(x, **kw)), reference_resize(x, **kw), rtol=1e-5, atol=1e-5)

@@ -4,6 +4,7 @@ Oracle: resizing an identity matrix ``eye(in)`` along axis 0 with the reference 
 exactly the ``[out, in]`` weight matrix of that axis.
 """
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from conftest import reference_resize
 
 from jax_resize import weight_matrix
-from jax_resize._src import kernels, weights
+from jax_resize._src import kernels, records, weights
 from jax_resize._src.peers import onnx
 
 
@@ -57,9 +58,9 @@ def test_weight_matrix_matches_reference(attrs, in_size, out_size):
     "attrs", [a for a in CASES if a["mode"] != "nearest"], ids=lambda a: "-".join(map(str, a.values()))
 )
 def test_weight_matrix_built_in_row_blocks_matches_reference(attrs, monkeypatch):
-    # long output axes build their taps CHUNK_ROWS rows at a time; blocks of 3 rows (bands of
+    # long output axes build their taps HOST.chunk_rows rows at a time; blocks of 3 rows (bands of
     # different widths, widened and moved at the input's end) give the reference's matrix too
-    monkeypatch.setattr(weights, "CHUNK_ROWS", 3)
+    monkeypatch.setattr(weights, "HOST", dataclasses.replace(weights.HOST, chunk_rows=3))
     onnx.axis_record.cache_clear()
     try:
         for in_size, out_size in [(6, 17), (12, 5), (4, 40)]:
@@ -90,7 +91,7 @@ def test_rows_sum_to_one():
 
 def test_filter_matrix_box_covers_half_open_boundary():
     # Box stretched by 2 around x = 2: taps with d in (-1, 1] -> pixels 2 and 3 (d = 0, 1), not 1.
-    W = weights.record_matrix(weights.filter_taps(np.array([2.0]), 6, kernels.BOX, stretch=2.0, normalize=True))
+    W = records.record_matrix(weights.filter_taps(np.array([2.0]), 6, kernels.BOX, stretch=2.0, normalize=True))
     np.testing.assert_allclose(W, [[0, 0, 0.5, 0.5, 0, 0]])
 
 
@@ -114,7 +115,7 @@ def test_compact_window_is_the_folded_matrix(case):
     want = np.zeros((out_size, in_size))
     np.add.at(want, (np.repeat(np.arange(out_size), n), cols.ravel()), w.ravel())
     got = weights.compact_window(first, w, in_size)
-    np.testing.assert_array_equal(weights.taps_to_matrix(got.index, got.weight, in_size), want)
+    np.testing.assert_array_equal(records.taps_to_matrix(got.index, got.weight, in_size), want)
     assert (np.diff(got.index, axis=1) >= 0).all()  # a band
 
 
@@ -124,7 +125,7 @@ def test_compact_window_far_outside_the_input():
     got = weights.compact_window(np.array([-1e30, 1e30]), w, 4)
     want = np.zeros((2, 4))
     want[0, 0], want[1, 3] = 1.0, 1.0  # np.add.at of the clamped taps, summed by hand
-    np.testing.assert_array_equal(weights.taps_to_matrix(got.index, got.weight, 4), want)
+    np.testing.assert_array_equal(records.taps_to_matrix(got.index, got.weight, 4), want)
 
 
 @pytest.mark.parametrize(
@@ -143,13 +144,13 @@ def test_rows_sharing_a_phase_match_reference(attrs):
 def test_phase_classes_group_rows_by_exact_distance():
     # the class key is the exact difference ceil(x) - x (TwoSum), not its rounding: 2**53 + 2 - x
     # rounds the same for x = 0.25 and x = 0.5, but the rows' distances differ
-    s, e = weights._exact_difference(np.array([2.0**53 + 2] * 2), np.array([0.25, 0.5]))
+    s, e = weights.exact_difference(np.array([2.0**53 + 2] * 2), np.array([0.25, 0.5]))
     assert s[0] == s[1] and e[0] != e[1]
     keys = [np.repeat([0.5, 0.25, 0.5], 8), np.zeros(24), np.repeat([0, 0, 1], 8)]
-    first, inverse = weights._classes(keys)
+    first, inverse = weights.row_classes(keys)
     np.testing.assert_array_equal(first, [8, 0, 16])
     np.testing.assert_array_equal(inverse, np.repeat([1, 0, 2], 8))
-    assert weights._classes([np.arange(24.0)]) is None  # every row its own class: nothing shared
+    assert weights.row_classes([np.arange(24.0)]) is None  # every row its own class: nothing shared
 
 
 def _keys(t, a=-0.75):
@@ -215,7 +216,7 @@ WIDE_CASES = [
 def test_wide_excluded_windows_built_on_their_band_match_reference(attrs, monkeypatch):
     # antialiased shrinks of 100x and more have windows of hundreds of taps, evaluated straight
     # onto their band a tile at a time; tiles of 37 weights split rows and columns anywhere
-    monkeypatch.setattr(weights, "TILE_ELEMENTS", 37)
+    monkeypatch.setattr(records, "HOST", dataclasses.replace(records.HOST, tile_elements=37))
     onnx.axis_record.cache_clear()
     try:
         sizes = [(600, 5), (301, 2), (500, 3)]
@@ -239,8 +240,8 @@ def test_wide_excluded_windows_match_jax_image(method, monkeypatch):
     import jax_resize
     from jax_resize._src.peers import jax_image
 
-    monkeypatch.setattr(weights, "TILE_ELEMENTS", 1000)
-    jax_image._filter_record.cache_clear()
+    monkeypatch.setattr(records, "HOST", dataclasses.replace(records.HOST, tile_elements=1000))
+    jax_image.filter_record.cache_clear()
     rng = np.random.default_rng(5)
     try:
         for in_size, out_size in [(20000, 3), (5000, 37), (40000, 40)]:  # 40: one band shared by the rows
@@ -249,7 +250,7 @@ def test_wide_excluded_windows_match_jax_image(method, monkeypatch):
             want = jax.image.resize(jnp.asarray(v), (out_size,), method)
             np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=2e-6, atol=2e-6)
     finally:
-        jax_image._filter_record.cache_clear()
+        jax_image.filter_record.cache_clear()
 
 
 @pytest.mark.parametrize("method", ["pil_lanczos", "pil_bicubic", "pil_bilinear", "pil_box"])
@@ -259,7 +260,7 @@ def test_wide_pillow_windows_built_in_tiles_are_pillow_bit_for_bit(method, monke
     Image = pytest.importorskip("PIL.Image")
     import jax_resize
 
-    monkeypatch.setattr(weights, "TILE_ELEMENTS", 29)
+    monkeypatch.setattr(records, "HOST", dataclasses.replace(records.HOST, tile_elements=29))
     filters = {
         "pil_lanczos": Image.Resampling.LANCZOS,
         "pil_bicubic": Image.Resampling.BICUBIC,
@@ -273,28 +274,3 @@ def test_wide_pillow_windows_built_in_tiles_are_pillow_bit_for_bit(method, monke
         want = np.asarray(Image.fromarray(img).resize((ow, oh), filters[method]))
         got = np.asarray(jax_resize.resize(img, (oh, ow), method))
         np.testing.assert_array_equal(got, want)
-
-
-def test_shared_band_matches_the_window_formula_and_expands_on_demand():
-    # a 1000x shrink: rows away from the edges repeat one pattern (weights.SharedBand); oracle:
-    # clipped_window_taps's formula evaluated row by row in plain Python (Pillow's window rule)
-    in_size, out_size, scale = 12000, 12, 1000.0
-    kernel = kernels.lanczos(3)
-    center = (np.arange(out_size) + 0.5) * scale
-    record = weights._freeze(weights.clipped_window_taps(center, scale, in_size, kernel))
-    assert isinstance(record, weights.SharedBand) and record.table.shape[0] < out_size
-    assert not record._expanded  # freezing does not expand the rows
-    support = 3 * scale
-    want = np.zeros((out_size, in_size))
-    for o, c in enumerate(center):
-        lo, hi = max(int(c - support + 0.5), 0), min(int(c + support + 0.5), in_size)
-        w = [float(kernel(np, np.float64((j - c + 0.5) / scale), 1.0)) for j in range(lo, hi)]
-        want[o, lo:hi] = np.array(w) / sum(w)
-    np.testing.assert_allclose(weights.record_matrix(record), want, rtol=0, atol=1e-15)
-    assert not record.weight.flags.writeable and not record.index.flags.writeable
-    doubled = record.map_weights(lambda w: 2 * w)
-    assert isinstance(doubled, weights.SharedBand)
-    np.testing.assert_array_equal(doubled.weight, 2 * record.weight)
-    flagged = record.with_outside(np.arange(out_size) == 0)
-    assert isinstance(flagged, weights.SharedBand) and flagged.outside[0] and not flagged.outside[1:].any()
-    assert record.width == record.index.shape[1] and record.out_size == out_size

@@ -1,20 +1,12 @@
 """The ``jax-resize`` command: resize image files (or a directory of them) with jax_resize.
 
-Contract: ``main(argv)`` parses the arguments, reads each image with :mod:`.image_files`
-(every frame, EXIF orientation applied, bit depth and metadata kept), resizes the H and W axes
-under ``jax.jit`` and writes the result in the format of the output suffix with the input's
-metadata. ONNX modes (``nearest``, ``linear``, ``cubic``) go through ``onnx_resize``, the OpenVINO
-Pillow modes through ``openvino_interpolate``, every other ``jax_resize.resize`` method (lanczos,
-area, ``pil_*``...) through ``resize``. Images with alpha (LA, RGBA) are resampled with
-premultiplied alpha (Pillow's integer rule for ``pil_*``). An option that does not apply to the
-chosen mode is an error; antialias is on by default wherever it applies (it only acts when
-shrinking). Files are decoded in background threads while the previous batch is resized, in
-batches of at most ``BATCH`` frames (equal shapes share one jitted call). A file that cannot be
-read, resized or written is reported as ``skipped PATH: reason`` and the rest go on. Exit
-status: 0 when every file was written, 1 when some were skipped, 2 for argument errors (from
-argparse, before anything is written). Compiled programs are kept in JAX's persistent
-compilation cache (:func:`enable_compilation_cache`) for later runs. ``jax-resize demo`` writes
-a contact sheet of the modes.
+Contract: ``main(argv)`` reads each image with :mod:`.image_files` (every frame, orientation,
+bit depth and metadata kept), resizes its H and W axes under ``jax.jit`` with ``onnx_resize`` (the
+ONNX modes), ``openvino_interpolate`` (the OpenVINO Pillow modes) or ``resize`` (every other
+method), alpha premultiplied, and writes it in the output suffix's format. An option that does not
+apply to the mode is an error. Files decode in background threads, frames resize ``BATCH`` at a
+time; a file that fails is reported as ``skipped PATH: reason``. Exit status: 0 all written, 1
+some skipped, 2 argument errors. ``jax-resize demo`` writes a contact sheet of the modes.
 """
 
 from __future__ import annotations
@@ -24,6 +16,7 @@ import concurrent.futures
 import dataclasses
 import functools
 import importlib.util
+import math
 import os
 import pathlib
 import sys
@@ -35,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import image_files as _files
+from . import resize as _resize
 from . import rounding as _rounding
 from .peers import jax_image as _jax_image
 from .peers import onnx as _onnx
@@ -82,12 +76,8 @@ def _pair(text: str, kind, name: str) -> tuple:
     return values
 
 
-def _size(text: str):
-    return _pair(text, int, "--size")
-
-
-def _scale(text: str):
-    return _pair(text, float, "--scale")
+_size = functools.partial(_pair, kind=int, name="--size")
+_scale = functools.partial(_pair, kind=float, name="--scale")
 
 
 def _roi(text: str):
@@ -97,8 +87,7 @@ def _roi(text: str):
         values = ()
     if len(values) != 4:
         raise argparse.ArgumentTypeError(f"--roi must be y1,x1,y2,x2 (normalised floats); got {text!r}")
-    y1, x1, y2, x2 = values
-    return (y1, x1, y2, x2)
+    return values
 
 
 def _colour(text: str) -> tuple[int, ...]:
@@ -127,24 +116,18 @@ def _save_option(text: str) -> tuple[str, Any]:
     return key, value
 
 
-def _quality(text: str) -> int:
+def _int_in(text: str, low: int, high: float, what: str) -> int:
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if not 1 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"--quality must be an integer from 1 to 100; got {text!r}")
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{what}; got {text!r}")
     return value
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"--max-output-pixels must be a positive integer; got {text!r}")
-    return value
+_quality = functools.partial(_int_in, low=1, high=100, what="--quality must be an integer from 1 to 100")
+_positive_int = functools.partial(_int_in, low=1, high=math.inf, what="--max-output-pixels must be a positive integer")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -348,7 +331,7 @@ def _resizer(plan: Plan, axes: tuple[int, int], pil_alpha: bool):
     def run(x):
         shape = list(x.shape)
         shape[axes[0]], shape[axes[1]] = plan.out_size(x.shape[axes[0]], x.shape[axes[1]])
-        return _jax_image.resize(
+        return _resize.resize(
             x,
             tuple(shape),
             plan.mode,
@@ -550,7 +533,7 @@ def enable_compilation_cache() -> pathlib.Path | None:
         base = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache")
         path = base / "jax_resize" / "xla"
         jax.config.update("jax_compilation_cache_dir", str(path))
-    # our programs compile in 0.1-1 s; JAX's default only caches those above 1 s
+    # our programs compile faster than JAX's default threshold (1 s), which would cache none of them
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
     return path

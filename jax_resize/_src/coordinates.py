@@ -1,20 +1,11 @@
 """Layer 1 — coordinates: output index -> input coordinate, one axis at a time.
 
-Contract: a *coordinate rule* maps the output indices ``y = 0..out_size-1`` of one axis to input
-coordinates ``x_original`` (``[out_size]``; float64 when computed on the host with numpy), where
-input pixel ``j`` has its centre at ``x = j``. Rules are registered by name in
-:data:`COORDINATE_RULES`; :func:`source_coordinates` evaluates one. Every rule takes an array
-namespace ``xp`` (``numpy`` for static values, ``jax.numpy`` when the geometry is traced) so one
-definition serves both paths.
-
-``scale`` is the per-axis scale the operator uses (given, or ``out / in``); ``length_resized``
-below is ``scale * in_size`` as a float (it differs from ``out_size`` when ``scale * in_size`` is
-not an integer). The formulas follow the ONNX Resize spec (``coordinate_transformation_mode``,
-opsets 10-19), evaluated in the order of ``onnx.reference`` so that ``floor`` and rounding ties
-agree bit for bit; front ends map their own mode names onto these rules.
-
-Also here: :func:`fused_multiply_add`, for rules that some implementations evaluate with one
-rounding (``a * b + c`` as a hardware FMA).
+A rule maps output indices ``y = 0..out_size-1`` to input coordinates ``x`` (``[out_size]``,
+float64 on the host; pixel ``j`` centred at ``x = j``), in the array namespace ``xp`` (``numpy``,
+or ``jax.numpy`` for traced geometry). ``scale`` is the axis scale (given, or ``out / in``);
+``length_resized = scale * in_size`` is a float, not always ``out_size``. The formulas are the ONNX
+Resize spec's (``coordinate_transformation_mode``, opsets 10-19) in ``onnx.reference``'s order of
+operations, so ``floor`` and ties agree bit for bit.
 """
 
 from __future__ import annotations
@@ -28,14 +19,8 @@ import numpy as np
 
 @dataclasses.dataclass(frozen=True)
 class CoordinateRule:
-    """A named coordinate rule.
-
-    Attributes:
-      name: registry name.
-      fn: ``fn(xp, y, in_size, out_size, scale, roi) -> x`` for output indices ``y`` (float).
-      uses_roi: whether the rule reads ``roi = (start, end)`` (normalised input coordinates); such
-        rules also report which outputs leave the input (:func:`source_coordinates`).
-    """
+    """A named rule ``fn(xp, y, in_size, out_size, scale, roi) -> x``; ``uses_roi``: it reads
+    ``roi = (start, end)`` (normalised input coordinates) and reports outputs leaving the input."""
 
     name: str
     fn: Callable[..., Any]
@@ -106,19 +91,15 @@ def _crop(xp, y, in_size, out_size, scale, roi):
 
 
 def source_coordinates(rule: str, in_size: int, out_size: int, scale: float, *, roi=None, xp=np):
-    """Maps output indices ``0..out_size-1`` to input coordinates with a registered rule.
+    """Input coordinates of the outputs ``0..out_size-1`` under a registered rule.
 
     Args:
-      rule: a name in :data:`COORDINATE_RULES`.
-      in_size, out_size: axis lengths.
-      scale: the axis scale (> 0), a Python float.
-      roi: ``(start, end)`` in normalised input coordinates, for rules with ``uses_roi``; may be
-        traced (then ``xp`` must be ``jax.numpy``).
-      xp: array namespace, ``numpy`` or ``jax.numpy``.
+      rule: a name in :data:`COORDINATE_RULES`; ``scale``: the axis scale (> 0), a Python float.
+      roi: ``(start, end)`` for rules with ``uses_roi``; may be traced (then ``xp=jax.numpy``).
 
     Returns:
-      ``(x, outside)``: ``x`` float ``[out_size]``; for rules that use a ``roi``, ``outside`` is a
-      bool ``[out_size]`` marking coordinates outside ``[0, in_size - 1]``, else ``None``.
+      ``(x, outside)``: ``x`` float ``[out_size]``; ``outside`` bool ``[out_size]`` (outside
+      ``[0, in_size - 1]``) for rules with ``uses_roi``, else ``None``.
 
     Raises:
       ValueError: an unknown rule name.
@@ -143,25 +124,3 @@ class Rational:
     num: Any
     den: int
     dtype: Any = np.dtype(np.float32)
-
-
-def fused_multiply_add(a, b, c: float, dtype=np.float32) -> np.ndarray:
-    """``a * b + c`` rounded once to ``dtype`` (float32 or float64), as a hardware FMA computes it.
-
-    float32: the product of two float32 values is exact in float64, so is adding ``c = -0.5``
-    to it (Sterbenz), and the result is rounded once. float64: the product's rounding error is
-    recovered exactly (Dekker's two-product with Veltkamp splitting) and added back in one rounding.
-    """
-    a = np.asarray(a, np.float64)
-    b = np.asarray(b, np.float64)
-    if np.dtype(dtype) == np.float32:
-        return (a * b + c).astype(np.float32)
-    p = a * b
-    split = 134217729.0  # 2**27 + 1
-    ta, tb = a * split, b * split
-    ah = ta - (ta - a)
-    al = a - ah
-    bh = tb - (tb - b)
-    bl = b - bh
-    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # p + err == a * b exactly
-    return (p + c) + err

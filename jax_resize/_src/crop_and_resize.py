@@ -26,10 +26,13 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from . import apply as _apply
 from . import dtypes as _dtypes
+from . import frontend as _frontend
+from . import kernels as _kernels
+from . import records as _records
+from . import rounding as _rounding
 from . import validation as _v
-from . import weights as _weights
+from .execution import apply as _apply
 from .peers import jax_image as _jax_image
 
 #: ``method`` values of ``tf.image.crop_and_resize`` (TensorFlow's float32 values exactly when
@@ -192,16 +195,19 @@ def crop_and_resize(
         method = "linear"  # the triangle filter, stretched
     extrapolation_value = _v.finite_float("extrapolation_value", extrapolation_value)
     crop_h, crop_w = _crop_size(crop_size)
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
-    if dtype.kind in "bc":
-        raise TypeError(f"image must be real (int or float); got dtype {dtype}.")
-    if np.ndim(image) != 4:
-        raise ValueError(f"image must have rank 4 [N, H, W, C]; got shape {np.shape(image)}.")
-    # TensorFlow converts each pixel with static_cast<float>; numpy does that on the host for
-    # 64-bit inputs that jax (without x64) would first narrow to 32 bits.
-    image = image.astype(jnp.float32) if isinstance(image, jax.Array) else jnp.asarray(np.asarray(image, np.float32))
+    # TensorFlow converts each pixel with static_cast<float>: on the host for host arrays (64-bit
+    # inputs that jax without x64 would first narrow to 32 bits)
+    image, _ = _frontend.prologue(
+        "image",
+        image,
+        ranks=(4,),
+        layout="of rank 4 [N, H, W, C]",
+        real="image must be real (int or float); got dtype {dtype}.",
+        float32=True,
+    )
     n, height, width, channels = image.shape
-    _v.check_output_size((np.shape(boxes)[0] if np.ndim(boxes) == 2 else 1, crop_h, crop_w, channels), "crop_size")
+    num_boxes = np.shape(boxes)[0] if np.ndim(boxes) == 2 else 1
+    _frontend.output_size((num_boxes, crop_h, crop_w, channels), "crop_size")
     if height < 1 or width < 1:
         raise ValueError(f"image must have H >= 1 and W >= 1; got shape {image.shape}.")
     boxes_dtype = _dtypes.dtype_of(boxes)
@@ -225,6 +231,9 @@ def crop_and_resize(
         if bad.size:
             raise ValueError(f"box_indices must be in [0, N) = [0, {n}); got {bad.tolist()[:8]!r}.")
     box_indices = jnp.asarray(box_indices, jnp.int32)
+    empty = _frontend.empty_output((num_boxes, crop_h, crop_w, channels), image.dtype)
+    if empty is not None:  # no boxes or no channels: no sample coordinates or weights
+        return empty
     if method in FILTER_METHODS:
         if cubic_coeff_a is not None:
             cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
@@ -243,9 +252,9 @@ def _box_taps(start, end, in_size: int, out_size: int, options):
     x = _source_coordinates(start[None], end[None], in_size, out_size)[0]  # [out]
     span = jnp.abs(end - start) * jnp.float32(in_size - 1)
     step = span / (out_size - 1) if out_size > 1 else span
-    bound = max(1.0, (in_size - 1) / (out_size - 1)) if out_size > 1 else max(1.0, float(in_size - 1))
+    bound = _kernels.stretch((in_size - 1) / (out_size - 1) if out_size > 1 else float(in_size - 1))
     taps = _jax_image.traced_filter_taps(x, in_size, step, bound, options)
-    return _weights.Taps(taps.index, taps.weight, in_size, ~_inside(x, in_size))
+    return _records.Taps(taps.index, taps.weight, in_size, ~_inside(x, in_size))
 
 
 @functools.partial(jax.jit, static_argnames=("crop_h", "crop_w", "options", "fill"))
@@ -272,7 +281,9 @@ def _crop_and_resize(image, boxes, box_indices, *, crop_h, crop_w, method, extra
     n = jnp.clip(box_indices, 0, image.shape[0] - 1)[:, None, None]
     if method == "nearest":
         out = image[
-            n, _index(_round_half_away(in_y), height)[:, :, None], _index(_round_half_away(in_x), width)[:, None, :]
+            n,
+            _index(_rounding.half_up_exact(in_y), height)[:, :, None],
+            _index(_rounding.half_up_exact(in_x), width)[:, None, :],
         ]
     else:
         top, left = jnp.floor(in_y), jnp.floor(in_x)
@@ -284,13 +295,3 @@ def _crop_and_resize(image, boxes, box_indices, *, crop_h, crop_w, method, extra
         bottom_row = image[n, b, lf] + _rounded((image[n, b, r] - image[n, b, lf]) * dx)
         out = top_row + _rounded((bottom_row - top_row) * dy)
     return jnp.where(inside[..., None], out, jnp.float32(extrapolation_value))
-
-
-def _round_half_away(coord: jax.Array) -> jax.Array:
-    """C's ``roundf`` for the non-negative coordinates it is applied to: ``floor``, plus one from ``.5`` up.
-
-    ``floor(x + 0.5)`` would differ at ``0.49999997`` (the sum rounds up to 1); ``x - floor(x)``
-    is exact.
-    """
-    low = jnp.floor(coord)
-    return low + (coord - low >= 0.5)

@@ -27,7 +27,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from .peers import jax_image as _jax_image
+from . import resize as _resize
 from .peers import onnx as _onnx
 
 PHOTO = "astronaut.png"  # 512 x 512 RGB, in jax_resize/data
@@ -97,7 +97,7 @@ def parity(photo: np.ndarray) -> Parity:
     from PIL import Image
 
     shape = (SMALL, SMALL, 3)
-    ours = jax.jit(lambda x: _jax_image.resize(x, shape, "pil_bicubic"))(photo)
+    ours = jax.jit(lambda x: _resize.resize(x, shape, "pil_bicubic"))(photo)
     pillow = Image.fromarray(photo).resize((SMALL, SMALL), Image.Resampling.BICUBIC)
     floats = jax.jit(lambda x: jax.image.resize(x.astype(jnp.float32), shape, "cubic"))(photo)
     rounded = jnp.clip(jnp.round(floats), 0, 255).astype(jnp.uint8)

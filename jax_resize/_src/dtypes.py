@@ -1,11 +1,8 @@
-"""Dtype policy: which float type computes a resize, and how results return to the input dtype.
+"""Dtype policy: the float type that computes a resize of each input dtype.
 
-Contract:
-  * float16 / bfloat16 / float32 and 8/16-bit integers compute in float32; float64 and
-    32/64-bit integers in float64 when ``jax_enable_x64`` is on (else float32); complex inputs
-    resample their real and imaginary parts in the matching real type.
-  * How integer results are rounded is the integer policy of :mod:`.rounding`.
-  * bool is accepted for gathers (nearest) only.
+float16/bfloat16/float32 and 8/16-bit integers compute in float32; float64 and 32/64-bit integers
+in float64 under ``jax_enable_x64`` (else float32); complex resamples its real and imaginary parts
+in the matching real type; bool is for gathers (nearest) only. Integer rounding: :mod:`.rounding`.
 """
 
 from __future__ import annotations
@@ -34,14 +31,9 @@ def check_dtype(dtype, *, name: str = "X") -> np.dtype:
 
 
 def as_array(value) -> jax.Array:
-    """``value`` as a jax array, without compiling anything for a new shape.
-
-    jax arrays and tracers are returned unchanged. A numpy array of a plain numeric dtype is
-    put on the default device with :func:`jax.device_put` (the same dtype canonicalisation as
-    ``jnp.asarray``, which instead runs a copy program compiled for every new shape: ~20 ms of a
-    first call on a 2-core CPU); a byte-swapped one is brought to native order first. Anything
-    else (lists, scalars, other dtypes) goes through ``jnp.asarray``.
-    """
+    """``value`` as a jax array without compiling anything for a new shape: jax arrays and tracers
+    as they are; numeric numpy arrays by :func:`jax.device_put` (``jnp.asarray``'s dtypes, without
+    its copy program compiled per shape); anything else through ``jnp.asarray``."""
     if isinstance(value, (jax.Array, jax.core.Tracer)):
         return value
     if isinstance(value, np.ndarray) and value.dtype.kind in _SUPPORTED_KINDS:

@@ -1,29 +1,17 @@
-"""Resampling filters (1-D kernels) with their support radius, registered by name.
+"""Resampling filters (1-D kernels) with their support radius.
 
-Contract: a :class:`Kernel` maps a *signed* distance ``d = tap - x_original`` (in input pixels) and
-the antialias ``stretch`` (>= 1) to a weight, and is exactly zero for ``|d| >= kernel.support(stretch)``
-(the box filter is non-zero on ``(-0.5, 0.5]``, half-open). ``xp`` is the array namespace (numpy on
-the host, jax.numpy for traced coordinates). :data:`KERNELS` holds the fixed kernels by name;
-parametrised families (:func:`keys_cubic`, :func:`lanczos`, :func:`gaussian`,
-:func:`mitchell_netravali`) are built on demand. Front ends register
-kernels with their own evaluation order (:func:`register`).
+A :class:`Kernel` maps a signed distance ``d = tap - x_original`` (input pixels) and the antialias
+``stretch`` (>= 1) to a weight, exactly zero for ``|d| >= kernel.support(stretch)`` (box: non-zero on
+``(-0.5, 0.5]``); ``xp`` is numpy on the host, jax.numpy for traced coordinates. Peers build
+kernels in their own evaluation order with :func:`scaled`.
 
-Sources:
-  * triangle: linear interpolation.
-  * Keys cubic convolution, R. G. Keys, "Cubic convolution interpolation for digital image
-    processing", IEEE Trans. ASSP 29(6), 1981, eq. (4) with free parameter ``a`` (ONNX
-    ``cubic_coeff_a``; -0.5 and -0.75 are the common choices).
-  * Lanczos: windowed sinc, ``sinc(d) * sinc(d / a)`` (Duchon 1979), evaluated as
-    ``a sin(pi d) sin(pi d / a) / (pi d)**2``.
-  * Gaussian: ``exp(-d**2 / (2 sigma**2))`` cut off at a radius; the registered ``gaussian`` is
-    K. Turkowski's choice for a 3-pixel support, "Filters for common resampling tasks" (Graphics
-    Gems, 1990): sigma = 0.5, radius 1.5 (= 3 sigma).
-  * Mitchell-Netravali cubic, D. P. Mitchell and A. N. Netravali, "Reconstruction filters in
-    computer graphics", SIGGRAPH 1988, eq. (8) with parameters ``B``, ``C``; the registered
-    ``mitchell`` is their recommended ``B = C = 1/3`` (not interpolating: ``k(0) = 8/9``).
-  * box: nearest-neighbour averaging.
-  * area: exact overlap of the output pixel's footprint with each input pixel; it depends on the
-    footprint width, so it takes the stretch itself (its support is ``(stretch + 1) / 2``).
+Sources: R. G. Keys, "Cubic convolution interpolation for digital image processing", IEEE Trans.
+ASSP 29(6), 1981, eq. (4) (``a``: ONNX ``cubic_coeff_a``); Lanczos: ``sinc(d) sinc(d / a)``
+(Duchon 1979); :data:`GAUSSIAN`: K. Turkowski, "Filters for common resampling tasks", Graphics
+Gems 1990 (sigma 0.5, radius 1.5); D. P. Mitchell and A. N. Netravali, "Reconstruction filters in
+computer graphics", SIGGRAPH 1988, eq. (8) (:data:`MITCHELL`: their ``B = C = 1/3``, ``k(0) =
+8/9``); area: the exact overlap of the output footprint with each input pixel, so it takes the
+stretch itself (support ``(stretch + 1) / 2``).
 """
 
 from __future__ import annotations
@@ -33,18 +21,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 
 @dataclasses.dataclass(frozen=True)
 class Kernel:
-    """A 1-D resampling filter.
-
-    Attributes:
-      name: registry name.
-      radius: support radius at stretch 1, in input pixels.
-      fn: ``fn(xp, d, stretch) -> weights`` for signed distances ``d`` (in input pixels).
-      support_fn: ``support_fn(stretch)``, the half-width of the non-zero region; default
-        ``radius * stretch`` (a kernel whose shape scales with the stretch).
-    """
+    """A 1-D filter ``fn(xp, d, stretch) -> weights`` of signed distances ``d`` (input pixels);
+    ``radius``: the support at stretch 1; ``support_fn(stretch)``: the half-width of the non-zero
+    region (default ``radius * stretch``); ``name``: for error messages."""
 
     name: str
     radius: float
@@ -61,22 +45,22 @@ class Kernel:
         return self.fn(xp, d, stretch)
 
 
-#: Registry of fixed kernels, by name.
-KERNELS: dict[str, Kernel] = {}
+def stretch(inv, *, xp=None, one=1.0):
+    """The antialias stretch ``max(1, inv)``, ``inv = 1 / scale``. Host scalars keep their type
+    (``one``: 1 in the caller's float type); a traced ``inv`` needs ``xp=jax.numpy``."""
+    return max(one, inv) if xp is None else xp.maximum(one, inv)
 
 
-def register(kernel: Kernel) -> Kernel:
-    """Adds ``kernel`` to :data:`KERNELS` under ``kernel.name`` and returns it."""
-    KERNELS[kernel.name] = kernel
-    return kernel
-
-
-def _scaled(profile: Callable) -> Callable:
-    """Kernels whose shape scales with the stretch: ``k(d / stretch)``."""
+def scaled(profile: Callable, dtype=None) -> Callable:
+    """``fn(xp, d, stretch) = profile(xp, d / stretch)`` (a Python-number stretch of 1 leaves ``d``
+    as it is); ``dtype``: a peer's host float type, ``d`` converted to it and divided by
+    ``dtype(stretch)``."""
 
     def fn(xp, d, stretch):
+        if dtype is not None:
+            d = np.asarray(d, dtype)
         unit = isinstance(stretch, (int, float)) and stretch == 1.0  # a traced stretch divides
-        return profile(xp, d if unit else d / stretch)
+        return profile(xp, d if unit else d / (stretch if dtype is None else dtype(stretch)))
 
     return fn
 
@@ -94,7 +78,7 @@ def keys_cubic(a: float) -> Kernel:
         far = ((a * x - 5 * a) * x + 8 * a) * x - 4 * a  # 1 < |d| < 2
         return xp.where(x <= 1, near, xp.where(x < 2, far, 0.0))
 
-    return Kernel(f"cubic(a={a})", 2.0, _scaled(profile))
+    return Kernel(f"cubic(a={a})", 2.0, scaled(profile))
 
 
 def lanczos(a: int) -> Kernel:
@@ -107,7 +91,7 @@ def lanczos(a: int) -> Kernel:
         out = xp.where(x > 1e-3, y / safe, 1.0)
         return xp.where(x > a, 0.0, out)
 
-    return Kernel(f"lanczos{a}", float(a), _scaled(profile))
+    return Kernel(f"lanczos{a}", float(a), scaled(profile))
 
 
 def gaussian(sigma: float, radius: float | None = None, name: str | None = None) -> Kernel:
@@ -119,7 +103,7 @@ def gaussian(sigma: float, radius: float | None = None, name: str | None = None)
         x = xp.abs(d)
         return xp.where(x < radius, xp.exp(-(x * x) / denominator), 0.0)
 
-    return Kernel(name or f"gaussian(sigma={sigma}, radius={radius})", radius, _scaled(profile))
+    return Kernel(name or f"gaussian(sigma={sigma}, radius={radius})", radius, scaled(profile))
 
 
 def mitchell_netravali(b: float, c: float, name: str | None = None) -> Kernel:
@@ -138,7 +122,7 @@ def mitchell_netravali(b: float, c: float, name: str | None = None) -> Kernel:
         far = ((q3 * x + q2) * x + q1) * x + q0  # 1 <= |x| < 2
         return xp.where(x < 1, near, xp.where(x < 2, far, 0.0))
 
-    return Kernel(name or f"mitchell_netravali(b={b}, c={c})", 2.0, _scaled(profile))
+    return Kernel(name or f"mitchell_netravali(b={b}, c={c})", 2.0, scaled(profile))
 
 
 def _box(xp, d):
@@ -152,8 +136,8 @@ def _area(xp, d, stretch):
     return xp.maximum(0.0, xp.minimum(half, d + 0.5) - xp.maximum(-half, d - 0.5))
 
 
-TRIANGLE = register(Kernel("triangle", 1.0, _scaled(_triangle)))
-BOX = register(Kernel("box", 0.5, _scaled(_box)))
-AREA = register(Kernel("area", 0.5, _area, support_fn=lambda stretch: (stretch + 1.0) / 2.0))
-GAUSSIAN = register(gaussian(0.5, 1.5, name="gaussian"))
-MITCHELL = register(mitchell_netravali(1.0 / 3.0, 1.0 / 3.0, name="mitchell"))
+TRIANGLE = Kernel("triangle", 1.0, scaled(_triangle))
+BOX = Kernel("box", 0.5, scaled(_box))
+AREA = Kernel("area", 0.5, _area, support_fn=lambda stretch: (stretch + 1.0) / 2.0)
+GAUSSIAN = gaussian(0.5, 1.5, name="gaussian")
+MITCHELL = mitchell_netravali(1.0 / 3.0, 1.0 / 3.0, name="mitchell")

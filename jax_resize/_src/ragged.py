@@ -5,13 +5,10 @@ Contract: ``resize_ragged(images, sizes, shape, method, antialias)`` equals, exa
 rounding of device-computed weights), while ``sizes`` — the valid extents — are traced: one
 compiled function serves every mix of sizes, and ``vmap``/``grad`` work through it.
 
-How: each example's records are built on the device from its traced extent ``n`` (coordinates
-``(o + 0.5) * n / out - 0.5``, the filter stretched by ``max(1, n / out)``), with a static window
-sized from the padded extent ``N``: a filter is never stretched by more than ``max(1, N / out)``,
-so every example has ``2 * (ceil(support(max(1, N / out))) + 1)`` taps per output. Taps at or
-beyond ``n`` count as outside the image (dropped and renormalised, or clamped to ``n - 1``, as
-the method's boundary says), so the zero padding is never read. The banded contraction applies
-them (the dense matmul on TPU).
+How: each example's records are built on the device from its traced extent ``n``, with a static
+window sized from the padded extent ``N`` (a filter is never stretched by more than
+``max(1, N / out)``); taps at or beyond ``n`` count as outside the image (dropped or clamped, as
+the method's boundary says), so the zero padding is never read.
 """
 
 from __future__ import annotations
@@ -22,11 +19,13 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from . import apply as _apply
 from . import coordinates as _coordinates
-from . import dtypes as _dtypes
+from . import frontend as _frontend
+from . import kernels as _kernels
+from . import records as _records
+from . import resize as _resize
 from . import validation as _v
-from . import weights as _weights
+from .execution import apply as _apply
 from .peers import jax_image as _jax_image
 
 #: ``method`` values (the filters of :func:`jax_resize.resize` that do not reproduce Pillow).
@@ -52,24 +51,23 @@ def _check_sizes(sizes, extents: tuple[int, ...]):
 
 def _record(n, padded: int, out: int, method: str, antialias: bool, cubic_coeff_a, exclude_outside, fit=None):
     """One axis of one example: its valid extent ``n`` (traced int) of ``padded``, resized to
-    ``out`` — a :class:`~.weights.Gather` for nearest, else :class:`~.weights.Taps`. ``fit``:
+    ``out`` — a :class:`~.records.Gather` for nearest, else :class:`~.records.Taps`. ``fit``:
     ``(m, p, bound)`` for letterboxing: the image fills outputs ``p .. p + m - 1`` (traced ints),
     the other rows are flagged outside, ``bound`` (static) bounds the stretch ``n / m``."""
-    m, p, bound = (out, 0, max(1.0, padded / out)) if fit is None else fit
+    m, p, bound = (out, 0, _kernels.stretch(padded / out)) if fit is None else fit
     o = jnp.arange(out, dtype=jnp.int32) - p  # output index inside the resized image
     outside = None if fit is None else (o < 0) | (o >= m)
     nf, mf = n.astype(jnp.float32), jnp.asarray(m).astype(jnp.float32)
     if method == "nearest":  # jax.image's float32 rule: floor((o + 0.5) * n / m)
-        x = (o.astype(jnp.float32) + 0.5) * nf
-        x = x / jnp.where(x == x, mf, jnp.float32(jnp.nan))  # a true division (see _letterbox)
-        return _weights.Gather(jnp.clip(jnp.floor(x), 0, n - 1).astype(jnp.int32), padded, outside)
+        x = _jax_image.nearest_coordinates(o.astype(jnp.float32), nf, mf, xp=jnp)
+        return _records.Gather(jnp.clip(jnp.floor(x), 0, n - 1).astype(jnp.int32), padded, outside)
     # x = (o + 0.5) * n / m - 0.5 = ((2 o + 1) n - m) / (2 m): exact, distances rounded once
     # (float32 coordinates near x = 1000 would move every distance by up to 6e-5 px); 1 / scale =
     # n / m rounded once
     x = _coordinates.Rational((2 * o + 1) * n - m, 2 * m)
     options = (method, antialias, cubic_coeff_a, exclude_outside)
     taps = _jax_image.traced_filter_taps(x, padded, nf / mf, bound, options, valid=n)
-    return _weights.Taps(taps.index, taps.weight, padded, outside)
+    return _records.Taps(taps.index, taps.weight, padded, outside)
 
 
 def _letterbox(size, shape: tuple[int, ...], extents: tuple[int, ...]):
@@ -147,18 +145,17 @@ def resize_ragged(
     Source: jax.image.resize's rules (``jax/_src/image/scale.py``) with traced extents; the
     static window bound is ours (see the module docstring).
     """
-    method = _jax_image._method_name(method)
+    method = _resize.method_name(method)
     if method not in RAGGED_METHODS:
         raise ValueError(
             f"method={method!r} is not available in resize_ragged; allowed: {', '.join(RAGGED_METHODS)} "
             "(the pil_* methods build Pillow's windows on the host)."
         )
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
-    images = _dtypes.as_array(images)
-    if images.ndim < 2:
-        raise ValueError(f"images must be [N, D_1, ...] with at least one example axis; got shape {images.shape}.")
+    images, dtype = _frontend.prologue(
+        "images", images, min_rank=2, layout="[N, D_1, ...] with at least one example axis"
+    )
     shape = _v.shape_tuple("shape", shape, images.ndim - 1)
-    _v.check_output_size((images.shape[0], *shape), "shape")
+    _frontend.output_size((images.shape[0], *shape), "shape")
     sizes_shape = tuple(np.shape(sizes))
     if len(sizes_shape) != 2 or sizes_shape[0] != images.shape[0] or not 1 <= sizes_shape[1] <= images.ndim - 1:
         raise ValueError(
@@ -172,8 +169,9 @@ def resize_ragged(
     out_dtype = None
     if method != "nearest" and dtype.kind in "biu":  # as resize: a float result
         out_dtype = jax.dtypes.canonicalize_dtype(np.float64)
-    if 0 in shape:  # an empty output (no window: the stretch n / out has no bound)
-        return jnp.zeros((images.shape[0], *shape), out_dtype or images.dtype)
+    empty = _frontend.empty_output((images.shape[0], *shape), out_dtype or images.dtype)
+    if empty is not None:  # no window: the stretch n / out has no bound
+        return empty
     options = (method, antialias, cubic_coeff_a, exclude_outside)
 
     def one(image, size):  # image [D_1, ..., D_r], size [k]
@@ -182,9 +180,9 @@ def resize_ragged(
         for j in range(k, image.ndim):  # untraced axes: the host records of resize
             if image.shape[j] != shape[j]:
                 if method == "nearest":
-                    record = _jax_image._nearest_record(image.shape[j], shape[j])
+                    record = _jax_image.nearest_record(image.shape[j], shape[j])
                 else:
-                    record = _jax_image._filter_record(
+                    record = _jax_image.filter_record(
                         image.shape[j], shape[j], None, method, antialias, "half_pixel", cubic_coeff_a, exclude_outside
                     )
                 ops.append((j, record))

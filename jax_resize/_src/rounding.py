@@ -1,22 +1,4 @@
-"""Integer results: rounding rules, saturation, fixed-point weights and passes — all in one place.
-
-Contract: an :class:`IntegerPolicy` (static, hashable) says how a filtered result returns to an
-integer dtype; the apply layer executes it inside its single jitted application:
-
-* ``rounding``: a name in :data:`ROUNDING_RULES` — ``"half_even"`` (the ONNX reference's
-  ``saturate_cast`` since onnx 1.19), ``"half_up"`` (``floor(y + 0.5)``), ``"half_away"`` (half away
-  from zero);
-* ``per_pass``: round (and clip to the dtype's range) after every axis, so the intermediate is an
-  integer image, instead of once at the end;
-* ``fixed_point_bits``: the weights are integers ``k`` in units of ``2**-bits`` and every pass
-  computes ``(2**(bits - 1) + sum(x * k)) >> bits`` exactly: in int32 arithmetic when the sums
-  fit (the apply layer checks), else emulated with exact float32 contractions
-  (:func:`split_fixed_point` / :func:`combine_fixed_point`); implies per pass.
-
-Results are always saturated to the dtype's range. Also here: :func:`quantize_weights`, the
-weights of integer resize paths (``k / 2**bits``), and :func:`fixed_point_mean`, block means with
-a fixed-point reciprocal.
-"""
+"""Integer results: rounding rules, saturation, fixed-point weights and passes (:class:`IntegerPolicy`)."""
 
 from __future__ import annotations
 
@@ -35,9 +17,27 @@ ROUNDING_RULES: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def half_up_exact(y):
+    """``y`` rounded half up, exactly: ``floor(y) + (y - floor(y) >= 0.5)`` (``y - floor(y)`` is
+    exact). C's ``roundf`` for ``y >= 0``. Not :data:`ROUNDING_RULES`' ``floor(y + 0.5)``, whose
+    sum rounds first: ``0.49999997`` gives 1 there, and odd float32 values above ``2**23`` move."""
+    low = jnp.floor(y)
+    return low + (y - low >= 0.5)
+
+
 @dataclasses.dataclass(frozen=True)
 class IntegerPolicy:
-    """How a filtered result returns to an integer dtype (ignored for float dtypes)."""
+    """How a filtered result returns to an integer dtype, always saturated to its range (ignored for
+    float dtypes); static and hashable, run by the execution layer inside its jitted application.
+
+    Attributes:
+      rounding: a :data:`ROUNDING_RULES` name (``"half_even"``: the ONNX reference's ``saturate_cast``
+        since onnx 1.19).
+      per_pass: round and clip after every axis (an integer intermediate), not once at the end.
+      fixed_point_bits: weights are integers ``k`` in units of ``2**-bits`` and each pass computes
+        ``(2**(bits - 1) + sum(x * k)) >> bits`` exactly (int32 where the sums fit, else
+        :func:`split_fixed_point` / :func:`combine_fixed_point`); implies ``per_pass``.
+    """
 
     rounding: str = "half_even"
     per_pass: bool = False
@@ -79,8 +79,7 @@ def round_clip(y, dtype, rounding: str):
 
 
 def to_output(y, dtype, rounding: str = "half_even"):
-    """Casts a float result ``y`` to ``dtype``: rounded with ``rounding`` and saturated for
-    integers, a plain cast otherwise."""
+    """Float ``y`` cast to ``dtype``: rounded with ``rounding`` and saturated for integers."""
     dtype = np.dtype(dtype)
     if dtype.kind not in "iu":
         return y.astype(dtype)
@@ -102,10 +101,8 @@ def scalar_as(value: float, dtype):
 
 
 def quantize_weights(weight, bits: int, *, ties: str = "away") -> np.ndarray:
-    """Weights quantised to ``k / 2**bits`` with integer ``k`` (float64), as integer paths store them.
-
-    ``ties="away"``: ``k = trunc(w * 2**bits +- 0.5)``; ``ties="even"``: ``k = rint(w * 2**bits)``.
-    """
+    """Weights quantised to ``k / 2**bits`` (float64): ``k = trunc(w * 2**bits +- 0.5)`` for
+    ``ties="away"``, ``rint(w * 2**bits)`` for ``ties="even"``."""
     k = np.asarray(weight, np.float64) * float(1 << bits)  # worked in place from here (large plans)
     if ties == "even":
         np.rint(k, out=k)
@@ -122,16 +119,10 @@ _MANTISSA = 24  # float32 holds every integer below 2**24 exactly
 
 
 def split_fixed_point(weight: np.ndarray, bits: int, max_input: float):
-    """Splits fixed-point weights ``k / 2**bits`` for exact float32 evaluation.
-
-    ``sum(x * k)`` may need more than float32's 24 bits, so each ``k = kh * 2**b + kl``
-    (``0 <= kl < 2**b``) with ``b`` chosen so that ``sum(x * kl)`` stays below ``2**24`` for
-    ``0 <= x <= max_input`` (exact whatever the summation order; ``sum(x * kh)`` too while a row
-    has fewer than about ``2**(24 - bits + b) / max_input`` taps).
-
-    Returns:
-      ``(kh, kl, b)``: ``kh``/``kl`` float64 integer-valued ``[out, k]``; ``b`` the split.
-    """
+    """Splits weights ``k / 2**bits`` as ``k = kh * 2**b + kl`` (``0 <= kl < 2**b``) so float32 sums
+    them exactly: ``sum(x * kl) < 2**24`` for ``0 <= x <= max_input`` in any order (``sum(x * kh)``
+    too while a row has fewer than about ``2**(24 - bits + b) / max_input`` taps). Returns
+    ``(kh, kl, b)``, ``kh``/``kl`` float64 integer-valued ``[out, k]``."""
     k = np.rint(np.asarray(weight) * float(1 << bits)).astype(np.int64)
     taps = max(k.shape[1], 1)
     b = int(np.clip(np.floor(np.log2((2.0**_MANTISSA - 1) / (max(max_input, 1.0) * taps))), 0, bits))
@@ -158,13 +149,8 @@ def combine_fixed_point(s, *, axis: int, b: int, bits: int, lo: float, hi: float
 
 
 def fixed_point_mean(sums, counts, dtype, bits: int = 24):
-    """Block means of integer sums with a fixed-point reciprocal:
-    ``((sum + n // 2) * (2**bits // n)) >> bits``, in uint32, cast to ``dtype``.
-
-    Args:
-      sums: integer-valued float array of block sums (< ``2**24``).
-      counts: integer array broadcastable to ``sums``, the block sizes ``n``.
-    """
+    """Block means ``((sum + n // 2) * (2**bits // n)) >> bits`` in uint32, cast to ``dtype``;
+    ``sums``: integer-valued float block sums (< ``2**24``), ``counts``: the block sizes ``n``."""
     n = np.asarray(counts)
     total = sums.astype(jnp.uint32) + (n // 2).astype(np.uint32)
     out = (total * ((1 << bits) // n).astype(np.uint32)) >> bits

@@ -268,25 +268,6 @@ def roi_pairs(roi, count: int) -> list:
     return [(r[i], r[count + i]) for i in range(count)]
 
 
-def data_array(name: str, value, mode: str) -> jax.Array:
-    """The data input as a jax array of rank >= 1, with its dtype checked (bool: nearest only).
-
-    Raises:
-      TypeError: unsupported dtype (strings, objects), or bool with a mode other than nearest.
-      ValueError: a scalar.
-    """
-
-    from . import dtypes as _dtypes
-
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(value), name=name)
-    if dtype.kind == "b" and mode != "nearest":
-        raise TypeError(f"{name} has dtype bool, which only mode='nearest' can resize; got mode={mode!r}.")
-    value = _dtypes.as_array(value)
-    if value.ndim < 1:
-        raise ValueError(f"{name} must have rank >= 1; got a scalar of shape {value.shape}.")
-    return value
-
-
 #: The default limit on the elements of one output: 2**31 (8 GiB of float32). A front end checks
 #: its output shape against the limit before it builds any weights.
 DEFAULT_MAX_OUTPUT_ELEMENTS = 2**31

@@ -1,31 +1,21 @@
-"""Layer 2 — weights: input coordinates + filter -> one axis's resampling operator, as a record.
+"""Layer 2 — weights: input coordinates + filter -> one axis's record (:mod:`.records`).
 
 Contract: for one axis, given coordinates ``x_original`` (``[out_size]``, from :mod:`.coordinates`),
-the functions here build one of two pure records:
-
-* :class:`Taps` ``(index, weight)``, each ``[out_size, k]`` (filters), the sparse form of the dense
-  weight matrix ``W: [out_size, in_size]`` (``W[o, index[o, k]] += weight[o, k]``,
-  :func:`taps_to_matrix`), so that ``out[o] = sum_i W[o, i] * in[i]``; or
-* :class:`Gather` ``index: [out_size]`` into ``[0, in_size)`` (nearest), applied as a gather so
-  that integer data never passes through float arithmetic.
-
-Either may carry ``outside: [out_size]`` bool, rows that take the extrapolation value. How a record
-is applied (dense matrix, banded gathers, polyphase slices) is the apply layer's business.
+:func:`nearest_indices` gives a :class:`~.records.Gather`'s indices and :func:`filter_taps` a
+:class:`~.records.Taps` (host: int32 index, float64 weight, compacted to the narrowest band).
 
 Registries:
 
 * :data:`NEAREST_RULES` — rounding of a coordinate to a source index (``round_prefer_floor``,
   ``round_prefer_ceil``, ``floor``, ``ceil``, ``trunc``), used by :func:`nearest_indices`;
 * :data:`BOUNDARIES` — what happens to taps outside ``[0, in_size)``: ``"clamp"`` (repeat the
-  edge pixel), ``"exclude"`` (drop them and renormalise the row; a row left
-  with no weight reads the edge pixel, as ``"clamp"``), ``"zero"`` (drop them: the
-  input is zero-extended), used by :func:`filter_taps` and :func:`shift`.
+  edge pixel), ``"exclude"`` (drop them and renormalise the row; a row left with no weight reads
+  the edge pixel, as ``"clamp"``), ``"zero"`` (drop them: the input is zero-extended).
 
 Windows: :func:`filter_taps` samples the kernel on the ``2 * ceil(support)`` integers around ``x``
 (ties prefer the left pixel, as ``onnx.reference``), widened by one tap on each side so that
-half-open kernels are covered; :func:`clipped_window_taps` is the other common rule, a window
-``[trunc(c - support + 0.5), trunc(c + support + 0.5))`` around a continuous centre ``c``, clipped
-to the input and renormalised.
+half-open kernels are covered. Rows at the same exact distance from their window share one
+kernel evaluation (:func:`row_classes`, keyed by :func:`exact_difference`).
 
 With numpy inputs everything is float64 on the host, as in the ONNX reference; with
 ``xp=jax.numpy`` (traced geometry) the same code builds differentiable taps on the device.
@@ -34,7 +24,6 @@ With numpy inputs everything is float64 on the host, as in the ONNX reference; w
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -43,195 +32,9 @@ import numpy as np
 
 from . import coordinates as _coordinates
 from . import kernels as _kernels
+from . import records as _records
 from . import validation as _v
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class Gather:
-    """Nearest resampling of one axis: ``out[o] = in[index[o]]``.
-
-    Attributes:
-      index: ``[out]`` integer source indices in ``[0, in_size)`` (numpy, or traced).
-      in_size: input length of the axis.
-      outside: optional ``[out]`` bool; ``True`` rows take the extrapolation value.
-    """
-
-    index: Any
-    in_size: int
-    outside: Any = None
-
-    @property
-    def out_size(self) -> int:
-        return int(self.index.shape[0])
-
-
-@dataclasses.dataclass(frozen=True, eq=False)
-class Taps:
-    """A filter on one axis: ``out[o] = sum_k weight[o, k] * in[index[o, k]]``.
-
-    Attributes:
-      index: ``[out, k]`` integer tap indices in ``[0, in_size)``.
-      weight: ``[out, k]`` float weights (float64 numpy on the host, or traced).
-      in_size: input length of the axis.
-      outside: optional ``[out]`` bool; ``True`` rows take the extrapolation value.
-    """
-
-    index: Any
-    weight: Any
-    in_size: int
-    outside: Any = None
-
-    @property
-    def out_size(self) -> int:
-        return int(self.index.shape[0])
-
-    @property
-    def constant(self) -> bool:
-        """Whether the weights are host (numpy) values, so plans can be precomputed."""
-        return isinstance(self.weight, np.ndarray)
-
-    @property
-    def width(self) -> int:
-        """Taps per output (``k``)."""
-        return int(self.index.shape[1])
-
-    def map_weights(self, fn: Callable[[np.ndarray], np.ndarray]) -> Taps:
-        """The same taps with ``fn`` (elementwise) applied to the host weights."""
-        return Taps(self.index, fn(self.weight), self.in_size, self.outside)
-
-    def with_outside(self, outside) -> Taps:
-        """The same taps with the rows ``outside`` (``[out]`` bool, or ``None``) flagged."""
-        return Taps(self.index, self.weight, self.in_size, outside)
-
-
-class SharedBand(Taps):
-    """A host band whose rows repeat a few patterns (a rational shrink's phases): ``index[o] =
-    start[o] + arange(width)`` and ``weight[o] = table[row_class[o]]``.
-
-    ``index`` and ``weight`` are expanded on first use (read-only); the banded strategy's looped
-    path applies ``(start, row_class, table)`` as they are, so a plan costs ``O(out + classes *
-    width)`` on the host instead of ``O(out * width)`` (``area`` 10**7 -> 10: 1 pattern of 10**6
-    weights instead of 10 rows).
-
-    Attributes:
-      start: ``[out]`` int64, the first input of each row's band (inside ``[0, in_size - width]``).
-      row_class: ``[out]`` int, each row's pattern.
-      table: ``[patterns, width]`` float64 band rows.
-    """
-
-    start: np.ndarray
-    row_class: np.ndarray
-    table: np.ndarray
-    _expanded: dict
-
-    def __init__(self, start, row_class, table, in_size: int, outside=None):
-        for name, value in (("start", start), ("row_class", row_class), ("table", table)):
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "in_size", in_size)
-        object.__setattr__(self, "outside", outside)
-        object.__setattr__(self, "_expanded", {})
-
-    def __repr__(self) -> str:
-        return (
-            f"SharedBand(out={self.out_size}, width={self.width}, patterns={self.table.shape[0]}, "
-            f"in_size={self.in_size})"
-        )
-
-    def _expand(self, name: str, build):
-        if name not in self._expanded:
-            value = build()
-            value.flags.writeable = False
-            self._expanded[name] = value
-        return self._expanded[name]
-
-    @property
-    def index(self):
-        return self._expand("index", lambda: _band_index(self.start, self.width))
-
-    @property
-    def weight(self):
-        return self._expand("weight", lambda: self.table[self.row_class])
-
-    @property
-    def out_size(self) -> int:
-        return int(self.start.shape[0])
-
-    @property
-    def constant(self) -> bool:
-        return True
-
-    @property
-    def width(self) -> int:
-        return int(self.table.shape[1])
-
-    def map_weights(self, fn: Callable[[np.ndarray], np.ndarray]) -> Taps:
-        return SharedBand(self.start, self.row_class, fn(self.table), self.in_size, self.outside)
-
-    def with_outside(self, outside) -> Taps:
-        return SharedBand(self.start, self.row_class, self.table, self.in_size, outside)
-
-
-def shared_band(start: np.ndarray, row_class: np.ndarray, table: np.ndarray, in_size: int) -> Taps:
-    """The band ``(start, table[row_class])`` as a :class:`SharedBand` when rows share patterns or
-    the band is wider than ``WIDE_WINDOW`` taps (applied in a loop: its index is never needed),
-    else as plain :class:`Taps`."""
-    if table.shape[0] < row_class.shape[0] or table.shape[1] > WIDE_WINDOW:
-        return SharedBand(start.astype(np.int64), row_class, table, in_size)
-    return Taps(_band_index(start, table.shape[1]), table[row_class], in_size)
-
-
-Record = Gather | Taps
-
-#: Host filter taps are built this many output rows at a time (bounds the temporaries).
-CHUNK_ROWS = 1 << 16
-
-#: Wide host windows are evaluated straight onto their band, a tile of this many weights at a time
-#: (cache-sized temporaries: a 10**7-weight band costs a few passes over memory, not dozens).
-TILE_ELEMENTS = 1 << 14
-
-#: Host windows wider than this many taps take the band route (:func:`_excluded_band`).
-WIDE_WINDOW = 64
-
-#: Records kept by :func:`memoized` builders (least recently used dropped first).
-RECORD_CACHE_SIZE = 256
-
-
-def _freeze(record):
-    names = [f.name for f in dataclasses.fields(record)] if dataclasses.is_dataclass(record) else []
-    if isinstance(record, SharedBand):  # its index and weight are expanded (read-only) on demand
-        names = ["start", "row_class", "table", "outside"]
-    for name in names:
-        value = getattr(record, name)
-        if isinstance(value, np.ndarray):
-            value.flags.writeable = False
-    return record
-
-
-def memoized(build):
-    """Memoises a record builder on its (hashable, static) arguments, so repeated calls with the
-    same geometry return the same record object — whose plan :mod:`.apply` then caches too (the
-    eager fast path). Calls with an unhashable argument (a traced ``roi``, an array) are built
-    afresh. Cached records' arrays are read-only."""
-    cached = functools.lru_cache(maxsize=RECORD_CACHE_SIZE)(lambda *a, **k: _freeze(build(*a, **k)))
-
-    @functools.wraps(build)
-    def wrapper(*args, **kwargs):
-        try:
-            hash((args, tuple(kwargs.items())))
-        except TypeError:
-            return build(*args, **kwargs)
-        return cached(*args, **kwargs)
-
-    wrapper.cache_clear = cached.cache_clear
-    return wrapper
-
-
-def empty(in_size: int, out_size: int, *, gather: bool) -> Record:
-    """The record of an axis with an empty input or output (no taps to compute)."""
-    if gather:
-        return Gather(np.zeros((out_size,), np.int32), in_size)
-    return Taps(np.zeros((out_size, 1), np.int32), np.zeros((out_size, 1)), in_size)
-
+from .execution.tuning import HOST
 
 # --- nearest ---------------------------------------------------------------------------------------
 
@@ -379,14 +182,14 @@ def filter_taps(
         ``valid`` on are outside the image (a zero-padded example). Default ``in_size``.
 
     Returns:
-      :class:`Taps` with ``index`` int32 in ``[0, valid)``. On the host (numpy) the taps are
+      :class:`~.records.Taps` with ``index`` int32 in ``[0, valid)``. On the host (numpy) the taps are
       compacted to the narrowest contiguous band ``index[o] = start[o] + arange(k)`` that holds
       every non-zero weight (clamped taps folded in); with ``xp=jax.numpy`` the window is kept
       as is (clamped indices may repeat).
 
     Host cost is ``O(out * taps)``: rows at the same exact distance from their window share one
-    evaluation of the kernel (:func:`_classes`), and an ``"exclude"`` window wider than
-    ``WIDE_WINDOW`` taps is evaluated straight onto its band, a cache-sized tile at a time
+    evaluation of the kernel (:func:`row_classes`), and an ``"exclude"`` window wider than
+    ``HOST.wide_window`` taps is evaluated straight onto its band, a cache-sized tile at a time
     (:func:`_excluded_band`).
     """
     policy = _boundary(boundary)
@@ -402,14 +205,14 @@ def filter_taps(
         whole = boundary == "exclude" and valid == in_size and (not half or 2 * half > in_size + 4)
         rows = len(x.num) if isinstance(x, _coordinates.Rational) else len(x)
         _v.check_plan_size(rows, in_size if whole else (2 * half if half else math.inf), kernel.name, stretch)
-        if rows > CHUNK_ROWS and isinstance(valid, int) and valid == in_size:
+        if rows > HOST.chunk_rows and isinstance(valid, int) and valid == in_size:
             # a long output axis: its temporaries (~0.5 KB per row) built a block of rows at a time
             blocks = []
-            for a in range(0, rows, CHUNK_ROWS):
+            for a in range(0, rows, HOST.chunk_rows):
                 part = (
-                    dataclasses.replace(x, num=x.num[a : a + CHUNK_ROWS])
+                    dataclasses.replace(x, num=x.num[a : a + HOST.chunk_rows])
                     if isinstance(x, _coordinates.Rational)
-                    else x[a : a + CHUNK_ROWS]
+                    else x[a : a + HOST.chunk_rows]
                 )
                 blocks.append(
                     filter_taps(
@@ -423,7 +226,7 @@ def filter_taps(
                     )
                 )
             return _stack_bands(blocks, in_size)
-        if boundary == "exclude" and valid == in_size and (whole or 2 * half > WIDE_WINDOW):
+        if boundary == "exclude" and valid == in_size and (whole or 2 * half > HOST.wide_window):
             return _excluded_band(x, in_size, kernel, stretch, None if whole else half)
         offsets = np.arange(2 * half) - half  # from ceil(x) - half
         if not isinstance(x, _coordinates.Rational):
@@ -453,19 +256,19 @@ def filter_taps(
         first = ceil - half  # the window's first tap
         # rows at the same distance from their window, whose windows leave the input by the same
         # number of taps, have the same weights: computed once per class (a few phases)
-        distance = [ceil * x.den - x.num] if rational else list(_exact_difference(ceil, x))
-        classes = _classes(distance + [np.clip(-first, 0, n), np.clip(first + n - in_size, 0, n)])
+        distance = [ceil * x.den - x.num] if rational else list(exact_difference(ceil, x))
+        classes = row_classes(distance + [np.clip(-first, 0, n), np.clip(first + n - in_size, 0, n)])
         if classes is None:
             return compact_window(first, np.asarray(weigh(slice(None))[1], np.float64), in_size)
         return _compact_classes(first, np.asarray(weigh(classes[0])[1], np.float64), classes[0], classes[1], in_size)
     taps, w = weigh(slice(None))
     cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
     if xp is not np:
-        return Taps(cols, w, in_size)
+        return _records.Taps(cols, w, in_size)
     return compact(cols, w, in_size)
 
 
-def _compact_classes(first, w: np.ndarray, rep: np.ndarray, inverse: np.ndarray, in_size: int) -> Taps:
+def _compact_classes(first, w: np.ndarray, rep: np.ndarray, inverse: np.ndarray, in_size: int) -> _records.Taps:
     """:func:`compact_window` of ``(first, w[inverse])`` without expanding ``w`` (``[classes, n]``,
     class ``c``'s window weights, ``rep[c]`` a row of it) over every row: a class whose windows
     lie inside the input gives each row its band sliced from the class's window at the row's own
@@ -489,24 +292,10 @@ def _compact_classes(first, w: np.ndarray, rep: np.ndarray, inverse: np.ndarray,
     if sliced.any():
         band[sliced] = _shifted_rows(w, cls[sliced], off[sliced], width) + 0.0  # no negative zeros
     band[~sliced] = packed.weight[cls[~sliced]]
-    return shared_band(start, pair_of.reshape(-1), band, in_size)
+    return _records.shared_band(start, pair_of.reshape(-1), band, in_size)
 
 
-def tiles(rows: int, width: int):
-    """Cache-sized tiles ``(row slice, first column, end column)`` covering a ``[rows, width]`` band."""
-    per_row = max(1, min(rows, TILE_ELEMENTS // max(width, 1)))
-    per_col = max(1, min(width, TILE_ELEMENTS // per_row))
-    for r in range(0, rows, per_row):
-        for c in range(0, width, per_col):
-            yield slice(r, r + per_row), c, min(c + per_col, width)
-
-
-#: Axes with at least this many outputs evaluate their kernel once per class of rows that see the
-#: same distances (a rational ratio repeats a few phases: 2**20 -> 2**22 has 4).
-CLASS_MIN_ROWS = 16
-
-
-def _exact_difference(a: np.ndarray, b: np.ndarray):
+def exact_difference(a: np.ndarray, b: np.ndarray):
     """``(s, e)`` with ``s + e == a - b`` exactly (Knuth's TwoSum): equal pairs mean equal
     differences, so rows keyed by them see bit-identical rounded distances ``a + j - b``."""
     s = a - b
@@ -515,11 +304,13 @@ def _exact_difference(a: np.ndarray, b: np.ndarray):
     return s, e
 
 
-def _classes(keys, min_rows: int = CLASS_MIN_ROWS, wide: bool = False):
+def row_classes(keys, min_rows: int | None = None, wide: bool = False):
     """Rows with equal ``keys`` (1-D arrays, the first the primary): ``(first, inverse)``, a
     representative row per class and each row's class, or ``None`` when there are fewer than
     ``min_rows`` rows or more classes than half the rows (``wide``: as many classes as rows),
     too little to share."""
+    if min_rows is None:
+        min_rows = HOST.class_min_rows
     n = len(keys[0])
     if n < min_rows:
         return None
@@ -537,11 +328,6 @@ def _classes(keys, min_rows: int = CLASS_MIN_ROWS, wide: bool = False):
     return first, inverse
 
 
-def _band_index(start: np.ndarray, width: int) -> np.ndarray:
-    """``index[o] = start[o] + arange(width)``, int32 (built in int32: a fraction of int64's cost)."""
-    return start.astype(np.int32)[:, None] + np.arange(width, dtype=np.int32)[None, :]
-
-
 def _distances(x, rows: slice, cols: np.ndarray) -> np.ndarray:
     """``tap - x`` for integer taps ``cols: [r, c]`` of the rows ``rows`` (exact for a Rational)."""
     if isinstance(x, _coordinates.Rational):
@@ -549,7 +335,7 @@ def _distances(x, rows: slice, cols: np.ndarray) -> np.ndarray:
     return cols - x[rows, None]
 
 
-def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int | None) -> Taps:
+def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int | None) -> _records.Taps:
     """:func:`filter_taps` with the ``"exclude"`` boundary for wide windows (host, float64): the
     window ``[ceil(x) - half, ceil(x) + half)`` (the whole input when ``half`` is None) clipped to
     the input is evaluated straight onto the band that holds every row's part, a tile at a time,
@@ -573,12 +359,12 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     start = np.minimum(lo, in_size - width)
     dtype = np.dtype(x.dtype) if rational else np.dtype(np.float64)  # a Rational's distances' type
     # rows whose start is at the same distance from x have the same band: built once per class
-    distance = [start * x.den - x.num] if rational else list(_exact_difference(start.astype(np.float64), num))
-    classes = _classes(distance, min_rows=2, wide=True)  # a wide row costs more than sorting keys
+    distance = [start * x.den - x.num] if rational else list(exact_difference(start.astype(np.float64), num))
+    classes = row_classes(distance, min_rows=2, wide=True)  # a wide row costs more than sorting keys
     rep = np.arange(num.shape[0]) if classes is None else classes[0]
     band = np.empty((rep.size, width), dtype)  # band[o, j]: weight of input start[o] + j
     total = np.zeros(rep.size, dtype)
-    for rows, c0, c1 in tiles(rep.size, width):
+    for rows, c0, c1 in _records.tiles(rep.size, width):
         w = kernel(np, _distances(x, rep[rows], start[rep[rows], None] + np.arange(c0, c1)), stretch)
         band[rows, c0:c1] = w
         total[rows] += w.sum(axis=1)
@@ -605,7 +391,7 @@ def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int 
     if one_hot.any():
         table[one_hot] = 0.0
         table[one_hot, (edge - placed)[pair_first[one_hot]]] = 1.0
-    return shared_band(placed, pair_of.reshape(-1), table, in_size)
+    return _records.shared_band(placed, pair_of.reshape(-1), table, in_size)
 
 
 def _shifted_rows(
@@ -629,7 +415,7 @@ def _shifted_rows(
     return out[:, :width] if in_place else out
 
 
-def _stack_bands(blocks: list[Taps], in_size: int) -> Taps:
+def _stack_bands(blocks: list[_records.Taps], in_size: int) -> _records.Taps:
     """One band record from bands of consecutive row blocks: each widened to the widest, its
     start moved left where the wider band would pass the input's end (as :func:`compact_window`
     places a band of that width, so the result equals the band built in one piece)."""
@@ -647,69 +433,17 @@ def _stack_bands(blocks: list[Taps], in_size: int) -> Taps:
         np.put_along_axis(band, cols, b.weight, axis=1)
         index.append(np.minimum(moved[:, None] + np.arange(width)[None, :], in_size - 1).astype(np.int32))
         weight.append(band)
-    return Taps(np.concatenate(index), np.concatenate(weight), in_size)
+    return _records.Taps(np.concatenate(index), np.concatenate(weight), in_size)
 
 
-def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Kernel) -> Taps:
-    """Taps of a window clipped to the input around continuous centres ``center`` (host, float64).
-
-    With ``filterscale = max(scale, 1)`` and ``support = kernel.radius * filterscale``, output
-    ``o`` reads ``[trunc(center - support + 0.5), trunc(center + support + 0.5))`` clipped to
-    ``[0, in_size)``, with weights ``kernel((j - center + 0.5) * (1 / filterscale))`` divided by
-    their sum (when non-zero; summed in tap order). ``center`` is in continuous coordinates (pixel ``j`` covers
-    ``[j, j + 1)``, so ``x_original = center - 0.5``). The kernel is evaluated at stretch 1 on the
-    already scaled distance (multiplication by the reciprocal, not division).
-
-    Args:
-      center: ``[out]`` float64 centres.
-      scale: ``in / out`` (box width over output length).
-      in_size: input length.
-      kernel: a kernel evaluated at stretch 1.
-
-    Returns:
-      :class:`Taps` (float64 weights), compacted like :func:`filter_taps`.
-    """
-    center = np.asarray(center, np.float64)
-    filterscale = max(float(scale), 1.0)
-    support = kernel.radius * filterscale
-    lo = np.clip(np.trunc(center - support + 0.5), 0, in_size).astype(np.int64)
-    hi = np.clip(np.trunc(center + support + 0.5), 0, in_size).astype(np.int64)
-    width = int(max(1, (hi - lo).max(initial=1)))
-    start = np.minimum(lo, in_size - width)
-    # the window is evaluated straight onto the band [start, start + width) that holds it, a tile
-    # at a time; columns outside [lo, hi) weigh 0
-    # rows with the same window around the same distance from their start (an integer ratio's
-    # rows, away from the edges) have the same band: built once per class
-    keys = [*_exact_difference(start.astype(np.float64), center), lo - start, hi - start]
-    classes = _classes(keys, min_rows=2, wide=True)
-    rep = np.arange(center.size) if classes is None else classes[0]
-    band = np.empty((rep.size, width))
-    total = np.zeros(rep.size)
-    for rows, c0, c1 in tiles(rep.size, width):
-        o = rep[rows]
-        taps = start[o, None] + np.arange(c0, c1)
-        w = kernel(np, (taps - center[o, None] + 0.5) * (1.0 / filterscale), 1.0)
-        w = np.where((taps >= lo[o, None]) & (taps < hi[o, None]), w, 0.0)
-        band[rows, c0:c1] = w
-        # the row sum is accumulated tap by tap from the window's first tap (not numpy's pairwise
-        # sum), so the normalised weights are the bits a sequential C loop produces; leading zeros
-        # and the running total carried from the tile before keep that chain
-        total[rows] = np.add.accumulate(np.concatenate([total[rows, None], w], axis=1), axis=1)[:, -1]
-    band /= np.where(total == 0, 1.0, total)[:, None]
-    band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
-    if classes is None:
-        return Taps(_band_index(start, width), band, in_size)
-    return shared_band(start, classes[1], band, in_size)
-
-
-def clamped_linear_taps(x, in_size: int) -> Taps:
+def clamped_linear_taps(x, in_size: int) -> _records.Taps:
     """2-tap linear interpolation at ``x`` clamped to ``[0, in_size - 1]`` (edge pixels repeated):
     ``i = floor(x)``, weights ``(1 - (x - i), x - i)`` on ``(i, i + 1)``."""
     x = np.clip(np.asarray(x, np.float64), 0.0, float(max(in_size - 1, 0)))
     return filter_taps(x, in_size, _kernels.TRIANGLE)
 
 
-def compact(cols: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
+def compact(cols: np.ndarray, w: np.ndarray, in_size: int) -> _records.Taps:
     """Folds repeated (clamped) taps and trims each row to the narrowest common band width.
 
     ``O(out * k)`` time and memory: each tap is added into its band slot; repeated taps of a row
@@ -725,10 +459,10 @@ def compact(cols: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
     slot = cols.astype(np.int64) - start[:, None]  # band position of each non-zero tap, in [0, width)
     flat = (np.arange(out, dtype=np.int64)[:, None] * width + slot)[nz]  # row-major: column order kept
     band = np.bincount(flat, weights=w[nz], minlength=out * width).reshape(out, width)
-    return Taps(np.minimum(index, in_size - 1).astype(np.int32), band, in_size)
+    return _records.Taps(np.minimum(index, in_size - 1).astype(np.int32), band, in_size)
 
 
-def compact_window(first: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
+def compact_window(first: np.ndarray, w: np.ndarray, in_size: int) -> _records.Taps:
     """:func:`compact` of a window of consecutive taps ``first[o] + arange(n)`` (before they are
     clamped to ``[0, in_size)``), in a few passes over ``[out, n]`` (the bulk of the host planning
     of a large shrink): each row's band is sliced out of ``w``, then the taps clamped to the first
@@ -757,70 +491,4 @@ def compact_window(first: np.ndarray, w: np.ndarray, in_size: int) -> Taps:
         band[right, in_size - 1 - start[right]] = np.add.accumulate(tail, axis=1)[:, -1]
     band = band + 0.0  # no negative zeros (as a sum from 0.0)
     index = np.minimum(start[:, None] + np.arange(width)[None, :], in_size - 1)
-    return Taps(index.astype(np.int32), band, in_size)
-
-
-def taps_from_rows(rows, in_size: int) -> Taps:
-    """Taps from per-output lists of ``(index, weight)`` pairs (host loops over small tables)."""
-    k = max(1, max((len(r) for r in rows), default=1))
-    cols = np.zeros((len(rows), k), np.int64)
-    w = np.zeros((len(rows), k), np.float64)
-    for o, row in enumerate(rows):
-        for j, (i, v) in enumerate(row):
-            cols[o, j], w[o, j] = i, v
-    return compact(cols, w, in_size)
-
-
-# --- matrices --------------------------------------------------------------------------------------
-
-
-def taps_to_matrix(index, weight, in_size: int, *, xp=np):
-    """The dense ``[out, in_size]`` matrix of taps: ``W[o, index[o, k]] += weight[o, k]``."""
-    out = index.shape[0]
-    rows = xp.broadcast_to(xp.arange(out)[:, None], index.shape)
-    if xp is np:
-        W = np.zeros((out, in_size), dtype=np.float64)
-        np.add.at(W, (rows, index), weight)
-        return W
-    return xp.zeros((out, in_size), dtype=weight.dtype).at[rows, index].add(weight)
-
-
-def record_matrix(record: Record) -> np.ndarray:
-    """The dense ``[out, in]`` float64 matrix of a host record (one-hot rows for a gather); rows
-    flagged ``outside`` are zero."""
-    if isinstance(record, Gather):
-        W = (np.asarray(record.index)[:, None] == np.arange(record.in_size)[None, :]).astype(np.float64)
-    else:
-        W = taps_to_matrix(record.index, record.weight, record.in_size)
-    if record.outside is not None:
-        W = np.where(np.asarray(record.outside)[:, None], 0.0, W)
-    return W
-
-
-# --- zero extension --------------------------------------------------------------------------------
-
-
-def shift(record: Record, offset: int, in_size: int) -> Record:
-    """Re-targets a record built on a zero-extended axis at the axis itself.
-
-    The record was built for an axis of length ``offset + in_size + extra`` whose entries outside
-    ``[offset, offset + in_size)`` are zeros. Each tap ``j`` becomes ``j - offset``; taps that fall
-    in the zeros are dropped (the ``"zero"`` boundary: no renormalisation). Gathered indices in the
-    zeros become rows flagged ``outside`` (filled with 0).
-    """
-    if isinstance(record, Gather):
-        j = np.asarray(record.index, np.int64) - offset
-        outside = (j < 0) | (j >= in_size)
-        index = np.clip(j, 0, in_size - 1).astype(np.int32)
-        return Gather(index, in_size, outside if outside.any() else None)
-    j = np.asarray(record.index, np.int64) - offset
-    w = _zero(np, j, record.weight, in_size)
-    return compact(np.clip(j, 0, in_size - 1).astype(np.int32), w, in_size)
-
-
-def zero_extend(in_size: int, before: int, after: int, *, gather: bool) -> Record:
-    """The record of an axis that is only zero-extended: ``out[o] = in[o - before]`` or 0."""
-    j = np.arange(before + in_size + after)
-    if gather:
-        return shift(Gather(j, before + in_size + after), before, in_size)
-    return shift(Taps(j[:, None], np.ones((j.size, 1)), before + in_size + after), before, in_size)
+    return _records.Taps(index.astype(np.int32), band, in_size)

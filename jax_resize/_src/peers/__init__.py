@@ -7,7 +7,8 @@ rules are explicit imports (torch's antialias uses Pillow's window: ``from . imp
 
 * :mod:`.onnx` — ONNX Resize (``onnx_resize``, ``onnx_node_resize``, ``weight_matrix``);
 * :mod:`.openvino` — OpenVINO Interpolate-11 (``openvino_interpolate``);
-* :mod:`.jax_image` — ``jax.image.resize`` drop-in (``resize``);
+* :mod:`.jax_image` — ``jax.image``'s rules (``scale_and_translate``; the public ``resize`` of
+  :mod:`..resize` dispatches to them);
 * :mod:`.pillow` — ``PIL.Image.resize`` (``pil_resize``, the ``pil_*`` methods of ``resize``);
 * :mod:`.torch` — ``torch.nn.functional.interpolate`` (``torch_interpolate``);
 * :mod:`.opencv` — ``cv2.resize`` (``cv2_resize``);

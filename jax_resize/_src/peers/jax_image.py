@@ -1,15 +1,13 @@
-"""Peer: a drop-in for ``jax.image.resize`` with ONNX Resize's options as keywords.
+"""Peer: ``jax.image``'s rules — its method table, nearest rule, filters and ``scale_and_translate``.
 
-Contract: with only the positional arguments of ``jax.image.resize`` (``image, shape, method,
-antialias, precision``) the result equals ``jax.image.resize`` for every method it has —
+Contract: the records built here reproduce ``jax.image.resize`` for every method it has —
 ``nearest``, ``linear``, ``cubic`` (Keys a = -0.5), ``lanczos3``, ``lanczos5``, ``cubic-pytorch``
-(Keys a = -0.75 with edge clamping, or ``cubic`` when antialiasing) and ``area`` — including its
-dtype rules (integers promote to float, except for nearest). The keyword-only ONNX options change
-the coordinate rule, rounding, cubic coefficient or boundary handling for the same filters.
-The ``pil_*`` methods reproduce ``PIL.Image.resize`` instead (:mod:`.pillow`).
-
-Methods are a table (:data:`FILTERS`: kernel, and whether out-of-image taps are dropped by
-default); nearest uses jax.image's float32 index rule (:func:`nearest_indices`).
+(Keys a = -0.75 with edge clamping, or ``cubic`` when antialiasing) and ``area`` — on any ONNX
+coordinate rule (:func:`filter_record`); :func:`scale_and_translate` is
+``jax.image.scale_and_translate``. Methods are a table (:data:`FILTERS`: kernel, and whether
+out-of-image taps are dropped by default); nearest uses jax.image's float32 index rule
+(:func:`nearest_indices`). The public ``resize`` that dispatches to these rules is
+:mod:`..resize`.
 """
 
 from __future__ import annotations
@@ -23,13 +21,14 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from .. import apply as _apply
 from .. import coordinates as _coordinates
-from .. import dtypes as _dtypes
+from .. import frontend as _frontend
 from .. import kernels as _kernels
-from .. import strategies as _strategies
+from .. import records as _records
 from .. import validation as _v
 from .. import weights as _weights
+from ..execution import apply as _apply
+from ..execution import decide as _decide
 from . import onnx as _onnx
 from . import pillow as _pillow
 
@@ -54,45 +53,49 @@ FILTERS = {
 }
 
 
-def nearest_indices(in_size: int, out_size: int) -> np.ndarray:
-    """``jax.image.resize(method='nearest')``'s source indices: ``floor((i + 0.5) * in / out)``.
+def nearest_coordinates(o, in_size, out_size, *, xp=np):
+    """``jax.image.resize(method='nearest')``'s coordinate ``(o + 0.5) * in / out`` (its floor is
+    the source index), in float32 and in jax.image's order of operations.
 
-    Evaluated in float32 in the same operation order as ``jax.image`` so the indices agree
-    exactly. Shape ``[out_size]``.
+    Args:
+      o: float32 ``[out]`` output indices.
+      in_size, out_size: float32 scalars; traced with ``xp=jax.numpy``, where the division is kept
+        a true division (XLA rewrites a division by a broadcast value into a product with its
+        reciprocal, one ulp off).
+    """
+    x = (o + xp.float32(0.5)) * in_size
+    if xp is not np:
+        out_size = xp.where(x == x, out_size, xp.float32(xp.nan))
+    return x / out_size
+
+
+def nearest_indices(in_size: int, out_size: int) -> np.ndarray:
+    """``jax.image.resize(method='nearest')``'s source indices: ``floor((i + 0.5) * in / out)``
+    (:func:`nearest_coordinates`), so the indices agree exactly. Shape ``[out_size]``.
     """
     i = np.arange(out_size, dtype=np.float32)
-    x = (i + np.float32(0.5)) * np.float32(in_size) / np.float32(out_size)
+    x = nearest_coordinates(i, np.float32(in_size), np.float32(out_size))
     return _weights.nearest_indices(x, in_size, "floor")
 
 
-@_weights.memoized
-def _nearest_record(in_size: int, out_size: int) -> _weights.Gather:
-    return _weights.Gather(nearest_indices(in_size, out_size), in_size)
+@_records.memoized
+def nearest_record(in_size: int, out_size: int) -> _records.Gather:
+    """jax.image's nearest on one axis: a gather of :func:`nearest_indices`."""
+    return _records.Gather(nearest_indices(in_size, out_size), in_size)
 
 
-def _method_name(method) -> str:
+def method_name(method, extra: tuple[str, ...] = ()) -> str:
+    """The canonical name of a ``jax.image.ResizeMethod`` or a method name (aliases resolved);
+    ``extra``: other names the caller accepts (Pillow's ``pil_*``).
+
+    Raises:
+      ValueError: an unknown name (with a suggestion).
+    """
     if isinstance(method, jax.image.ResizeMethod):
         return method.name.lower().replace("_", "-")
     if isinstance(method, str):
         method = _ALIASES.get(method, method)
-    return _v.choice("method", method, METHODS + _pillow.METHODS + tuple(_ALIASES))
-
-
-def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi):
-    """Pillow's methods have fixed rules; an ONNX option given with them is an error."""
-    given = dict(
-        coordinate_transformation_mode=coordinate_transformation_mode != "half_pixel",
-        nearest_mode=nearest_mode is not None,
-        exclude_outside=exclude_outside is not None,
-        roi=roi is not None,
-        cubic_coeff_a=cubic_coeff_a is not None and method != "pil_bicubic",
-    )
-    bad = [name for name, set_ in given.items() if set_]
-    if bad:
-        raise ValueError(
-            f"method={method!r} reproduces PIL.Image.resize, whose rule has no {', '.join(bad)} option; "
-            "leave it at its default (cubic_coeff_a is accepted by 'pil_bicubic' only)."
-        )
+    return _v.choice("method", method, METHODS + tuple(extra) + tuple(_ALIASES))
 
 
 def _filter(method: str, antialias: bool, scale, cubic_coeff_a, exclude_outside, *, inv_scale=None):
@@ -105,28 +108,16 @@ def _filter(method: str, antialias: bool, scale, cubic_coeff_a, exclude_outside,
     if method == "cubic-pytorch" and antialias:
         method = "cubic"  # as jax.image does
     make, default_exclude = FILTERS[method]
-    stretch: Any
-    if not antialias:
-        stretch = 1.0
-    elif _v.is_traced(inv):
-        stretch = jnp.maximum(1.0, inv)
-    else:
-        stretch = max(1.0, inv)
+    stretch: Any = _kernels.stretch(inv, xp=jnp if _v.is_traced(inv) else None) if antialias else 1.0
     exclude = default_exclude if exclude_outside is None else bool(exclude_outside)
     return make(cubic_coeff_a), stretch, "exclude" if exclude else "clamp"
 
 
-def traced_filter_taps(x, in_size: int, inv, bound: float, options, *, valid=None) -> _weights.Taps:
-    """Taps of a filtered method with a traced ``inv = 1 / scale`` (device weights): the stretch
-    clamped to the static ``bound`` that sizes the window (``max_stretch``), rows normalised.
-
-    Args:
-      x: ``[out]`` coordinates (a jax array or a :class:`~..coordinates.Rational`).
-      in_size: the static axis length; ``valid`` its traced valid length (default all).
-      inv: traced ``1 / scale`` (input pixels per output pixel).
-      bound: static upper bound of the stretch (>= 1).
-      options: ``(method, antialias, cubic_coeff_a, exclude_outside)``.
-    """
+def traced_filter_taps(x, in_size: int, inv, bound: float, options, *, valid=None) -> _records.Taps:
+    """Device taps of a filtered method at ``[out]`` coordinates ``x`` (jax array or
+    :class:`~..coordinates.Rational`) with a traced ``inv = 1 / scale``, the stretch clamped to the
+    static ``bound`` (>= 1) that sizes the window, rows normalised; ``valid``: the traced valid
+    length of the static ``in_size``; ``options``: ``(method, antialias, cubic_coeff_a, exclude_outside)``."""
     method, antialias, cubic_coeff_a, exclude_outside = options
     inv = jnp.clip(inv, 1e-6, bound)  # the static window bound; > 0 for degenerate boxes
     kernel, stretch, boundary = _filter(method, antialias, 1.0 / inv, cubic_coeff_a, exclude_outside, inv_scale=inv)
@@ -144,175 +135,10 @@ def traced_filter_taps(x, in_size: int, inv, bound: float, options, *, valid=Non
     )
 
 
-def resize(
-    image: ArrayLike,
-    shape,
-    method="linear",
-    antialias: bool = True,
-    precision=lax.Precision.HIGHEST,
-    *,
-    coordinate_transformation_mode: str = "half_pixel",
-    nearest_mode: str | None = None,
-    cubic_coeff_a: float | None = None,
-    exclude_outside: bool | None = None,
-    roi=None,
-    extrapolation_value: float = 0.0,
-    strategy: str = "auto",
-    alpha: str | None = None,
-) -> jax.Array:
-    """Image resize compatible with ``jax.image.resize``, with ONNX Resize options.
-
-    Each axis whose size changes is resampled with a weight matrix ``W: [out, in]``: coordinates
-    ``x = (i + 0.5) / scale - 0.5`` (``scale = out / in``), the method's filter stretched by
-    ``max(1, 1/scale)`` when ``antialias`` and downsampling, taps outside the image dropped and
-    each row renormalised (jax.image's convention; a row left with no weight, e.g. an ``area``
-    footprint past the edge with ``asymmetric`` coordinates, reads the nearest edge pixel).
-    Nearest picks ``floor((i + 0.5) * in / out)``.
-
-    Args:
-      image: array ``[...]`` of any rank (e.g. ``[N, H, W, C]``).
-      shape: the full output shape, same length as ``image.shape`` (static).
-      method: ``"nearest"``, ``"linear"`` (default; aliases bilinear/trilinear/triangle),
-        ``"cubic"`` (Keys 1981, a = -0.5), ``"lanczos3"``, ``"lanczos5"``, ``"cubic-pytorch"``
-        (a = -0.75, edge-clamped) or ``"area"``, or a ``jax.image.ResizeMethod``. Beyond
-        jax.image, ``"pil_nearest"``, ``"pil_box"``, ``"pil_bilinear"``, ``"pil_hamming"``,
-        ``"pil_bicubic"``, ``"pil_lanczos"`` reproduce ``PIL.Image.resize`` with
-        ``Image.Resampling.NEAREST/BOX/BILINEAR/HAMMING/BICUBIC/LANCZOS``. The ``pil_`` prefix
-        keeps them apart from jax.image's names: on float images ``pil_bilinear``,
-        ``pil_bicubic`` and ``pil_lanczos`` equal the antialiased ``linear``, ``cubic`` and
-        ``lanczos3`` up to float rounding, but Pillow always antialiases, has its own
-        integer pipeline, BOX and HAMMING filters and NEAREST arithmetic.
-        See "Pillow methods" below.
-      antialias: stretch the filter when downsampling (ignored by nearest, area and ``pil_*``,
-        which always use Pillow's support ``filter_support * max(in / out, 1)``).
-      precision: ``lax.Precision`` of the contractions.
-      coordinate_transformation_mode: an ONNX mode (default ``"half_pixel"``).
-      nearest_mode: ONNX rounding for nearest; ``None`` keeps jax.image's rule.
-      cubic_coeff_a: Keys' ``a`` for the cubic methods; ``None`` keeps the method's.
-      exclude_outside: ``True`` drops out-of-image taps and renormalises, ``False`` clamps to the
-        edge; ``None`` keeps the method's convention.
-      roi: ``[2 * rank]`` ROI for ``tf_crop_and_resize`` (ONNX layout), static or traced.
-      extrapolation_value: fill for ``tf_crop_and_resize`` samples outside the image.
-      strategy: how weights are applied: ``"auto"`` (default), ``"dense"`` (matmul),
-        ``"banded"`` (fused gathers) or ``"polyphase"`` (strided slices for rational ratios,
-        banded elsewhere); all give the same values up to float rounding (see ``apply.py``).
-      alpha: ``pil_*`` methods only: ``None`` / ``"straight"`` (default) resamples every channel
-        independently; ``"premultiplied"`` treats the last axis as the channels of a uint8
-        ``LA`` (2) or ``RGBA`` (4) image, alpha last, and resamples it as ``PIL.Image.resize``
-        does: colours premultiplied by alpha, resampled, divided back, with Pillow's integer
-        rounding (``c * a / 255``: ``((t >> 8) + t) >> 8``, ``t = c * a + 128``; back:
-        ``min(255, 255 * c // a)`` where ``0 < a < 255``). ``pil_nearest`` is not premultiplied
-        (as in Pillow); the last axis must keep its length.
-
-    Pillow methods: every axis whose length changes is resampled like one pass of
-    ``Image.resize`` (an ``[H, W]`` or ``[H, W, C]`` array behaves like ``Image.fromarray``):
-    ``center = (o + 0.5) * in / out``, ``support = filter_support * max(in / out, 1)``, taps
-    ``[int(center - support + 0.5), int(center + support + 0.5))`` clipped to the image, weights
-    ``K((j - center + 0.5) / max(in / out, 1))`` renormalised to sum 1; NEAREST picks
-    ``floor((o + 0.5) * in / out)``. They keep the input dtype, like Pillow's modes: float
-    images give mode ``'F'``'s result; ``uint8`` images give the 8-bit modes' (``'L'``,
-    ``'RGB'``...) result bit for bit: Pillow's 22-bit fixed-point coefficients, each pass rounded
-    and clipped to a ``uint8`` intermediate, the passes in Pillow 13's order (exact while a pass
-    reads fewer than about 780 taps per output, i.e. downsampling by less than ~130x with
-    lanczos); other integers round half away from zero after each pass (mode ``'I'``).
-    ``cubic_coeff_a`` changes ``pil_bicubic``'s ``a`` (Pillow: -0.5); the other ONNX options
-    do not apply to them. Not supported: Pillow's ``box`` and ``reducing_gap``
-    (``compat.pil_resize`` has them). Pillow resamples ``LA``/``RGBA`` images with premultiplied
-    alpha: pass ``alpha="premultiplied"`` for those (an ``[H, W, 4]`` uint8 array is otherwise
-    resampled as four independent channels, like ``RGBX``).
-
-    Returns:
-      Array of shape ``shape``: ``image``'s dtype for nearest and the ``pil_*`` methods,
-      otherwise its inexact promotion (integers become the default float type), as
-      ``jax.image.resize``.
-
-    Raises:
-      ValueError: wrong ``shape`` length or negative sizes, unknown method or mode names,
-        a non-empty output from an empty axis, an ONNX option with a ``pil_*`` method,
-        ``alpha="premultiplied"`` with another method, or on a last axis that is not 2 or 4
-        channels long or changes length.
-      TypeError: traced ``shape``; unsupported dtypes; ``alpha="premultiplied"`` on non-uint8.
-
-    Example:
-      >>> import jax.numpy as jnp, jax_resize
-      >>> jax_resize.resize(jnp.ones((4, 4, 3)), (8, 8, 3), "cubic").shape
-      (8, 8, 3)
-
-      >>> img = np.asarray(PIL.Image.open("photo.png"))                      # doctest: +SKIP
-      >>> jax_resize.resize(img, (128, 96, 3), "pil_lanczos")  # == img.resize((96, 128), LANCZOS)  # doctest: +SKIP
-      >>> rgba = np.asarray(PIL.Image.open("logo.png").convert("RGBA"))  # doctest: +SKIP
-      >>> jax_resize.resize(rgba, (64, 64, 4), "pil_bicubic", alpha="premultiplied")  # doctest: +SKIP
-
-    Source: ``jax/_src/image/scale.py`` (kernels: Keys 1981; Lanczos; TensorFlow's area),
-    ONNX Resize for the keyword options, Pillow's ``Image.resize`` (``Resample.c``) for ``pil_*``.
-    """
-    method = _method_name(method)
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
-    image = _dtypes.as_array(image)
-    shape = _v.shape_tuple("shape", shape, image.ndim)
-    _v.check_output_size(shape, "shape")
-    if method in _pillow.METHODS:
-        _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi)
-        if cubic_coeff_a is not None:
-            cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
-        return _pillow.resize_method(
-            image, shape, method, cubic_coeff_a=cubic_coeff_a, alpha=alpha, precision=precision, strategy=strategy
-        )
-    if alpha not in (None, "straight"):
-        raise ValueError(
-            f"alpha={alpha!r} reproduces PIL.Image.resize's LA/RGBA resampling and needs a pil_* method "
-            f"({', '.join(_pillow.METHODS)}); got method={method!r}. Leave alpha=None for the others."
-        )
-    _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _onnx.COORDINATE_TRANSFORMATION_MODES)
-    if nearest_mode is not None:
-        _v.choice("nearest_mode", nearest_mode, _onnx.NEAREST_MODES)
-    out_dtype = None
-    if method != "nearest" and dtype.kind in "biu":  # jax.image's rule: a float result
-        out_dtype = jax.dtypes.canonicalize_dtype(np.float64)
-    crop = coordinate_transformation_mode == "tf_crop_and_resize"
-    roi_traced = crop and _v.is_traced(roi)
-    pairs = _v.roi_pairs(roi, image.ndim) if crop else [None] * image.ndim
-    ops = []
-    for axis, (n, o, r) in enumerate(zip(image.shape, shape, pairs)):
-        if n == o and not roi_traced and (r is None or (float(r[0]) == 0.0 and float(r[1]) == 1.0)):
-            continue
-        _v.check_empty_axes([n], [o], [axis])
-        if n == 0 or o == 0:
-            ops.append((axis, _weights.empty(n, o, gather=method == "nearest")))
-        elif method == "nearest" and nearest_mode is None and coordinate_transformation_mode == "half_pixel":
-            ops.append((axis, _nearest_record(n, o)))
-        elif method == "nearest":
-            ops.append(
-                (
-                    axis,
-                    _onnx.axis_record(
-                        n,
-                        o,
-                        o / n,
-                        mode="nearest",
-                        roi=r,
-                        coordinate_transformation_mode=coordinate_transformation_mode,
-                        nearest_mode=nearest_mode or "round_prefer_ceil",
-                    ),
-                )
-            )
-        else:
-            ops.append(
-                (
-                    axis,
-                    _filter_record(
-                        n, o, r, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside
-                    ),
-                )
-            )
-    return _apply.run(
-        image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy, dtype=out_dtype
-    )
-
-
-@_weights.memoized
-def _filter_record(n, o, roi, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside):
-    """One filtered axis: the ONNX coordinate rule, the method's kernel, rows normalised."""
+@_records.memoized
+def filter_record(n, o, roi, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside):
+    """One filtered axis ``n -> o``: the ONNX coordinate rule, the method's kernel, rows normalised
+    (``roi``: a ``(start, end)`` pair for ``tf_crop_and_resize``, possibly traced, else ``None``)."""
     scale = o / n
     xp = _v.namespace_for(roi)
     rule = _onnx.COORDINATE_RULES[coordinate_transformation_mode]
@@ -345,11 +171,10 @@ def scale_and_translate(
     that are 0). ``area`` weights the overlap of the output pixel's
     footprint ``[o, o + 1] / scale - translation / scale`` with each input pixel.
 
-    ``scale`` and ``translation`` may be traced (``jit``, ``vmap``, ``grad``): the weights are
-    then computed on the device over every input position (a dense ``[out, in]`` matrix, as
-    jax.image does) and applied as plain matmuls, so a NaN/Inf pixel spreads along its rows and
-    columns as in jax.image. Concrete values take the host path: float64 weights on the
-    filter's band (NaN/Inf reach only the outputs that weight them).
+    ``scale`` and ``translation`` may be traced (``jit``, ``vmap``, ``grad``): the weights are then
+    jax.image's dense ``[out, in]`` rows computed on the device, applied as plain matmuls (a NaN
+    spreads along its rows and columns, as in jax.image); concrete values take float64 host
+    weights on the filter's band (a NaN reaches only the outputs that weight it).
 
     Args:
       image: array of any rank, e.g. ``[N, H, W, C]``; integers are promoted to float.
@@ -364,11 +189,10 @@ def scale_and_translate(
       precision: ``lax.Precision`` of the contractions.
       cubic_coeff_a: the Keys parameter of the cubic methods (default -0.5 / -0.75 for
         ``cubic-pytorch``), as ONNX's ``cubic_coeff_a``.
-      exclude_outside: ``True`` drops taps outside the image and renormalises (jax.image's rule
-        for every method but ``cubic-pytorch`` without antialias); ``False`` repeats the edge
-        pixels instead (that method's rule: the window reaches ``ceil(radius * stretch)`` pixels
-        beyond each edge; rows sampled farther out are 0, as in jax.image). Default: the method's rule. ``False`` with a
-        traced scale and antialias is refused (its reach is not static; jax.image refuses it too).
+      exclude_outside: ``True`` drops taps outside the image and renormalises; ``False`` repeats
+        the edge pixels (``ceil(radius * stretch)`` beyond each edge, rows sampled farther out are
+        0); default: the method's rule (``False`` for ``cubic-pytorch`` without antialias, as
+        jax.image). ``False`` with a traced scale and antialias is refused (its reach is not static).
 
     Returns:
       Array ``shape``, ``image``'s float dtype (float32 for integers).
@@ -389,19 +213,17 @@ def scale_and_translate(
     Source: ``jax.image.scale_and_translate`` (``jax/_src/image/scale.py``); kernels: Keys 1981,
     Lanczos; the area overlap of TensorFlow's ``ScaleAndTranslate``.
     """
-    method = _method_name(method)
+    method = method_name(method, _pillow.METHODS)
     if method == "nearest" or method in _pillow.METHODS:
         raise ValueError(
             f"method={method!r} is not available in scale_and_translate (as in jax.image); allowed: "
             + ", ".join(m for m in METHODS if m != "nearest")
             + "."
         )
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
-    image = _dtypes.as_array(image)
+    image, dtype = _frontend.prologue("image", image)
     if dtype.kind not in "fc":  # jax.image's promotion: the default float type
         image = image.astype(jax.dtypes.canonicalize_dtype(np.float64))
-    shape = _v.shape_tuple("shape", shape, image.ndim)
-    _v.check_output_size(shape, "shape")
+    shape = _frontend.output_size(_v.shape_tuple("shape", shape, image.ndim), "shape")
     dims = _v.axes_tuple(spatial_dims, image.ndim)
     for axis, (n, o) in enumerate(zip(image.shape, shape)):
         if axis not in dims and n != o:
@@ -428,13 +250,14 @@ def scale_and_translate(
             f"beyond the edge is ceil(radius / scale); got a traced scale with method={method!r}. Pass concrete "
             "scales, antialias=False, or exclude_outside=True."
         )
+    _v.check_empty_axes([image.shape[a] for a in dims], [shape[a] for a in dims], dims)
+    empty = _frontend.empty_output(shape, image.dtype)
+    if empty is not None:  # no axis's weights (another axis may be huge)
+        return empty
     ops = []
     for i, axis in enumerate(dims):
         n, o = image.shape[axis], shape[axis]
-        _v.check_empty_axes([n], [o], [axis])
-        if n == 0 or o == 0:
-            ops.append((axis, _weights.empty(n, o, gather=False)))
-        elif traced:
+        if traced:
             ops.append(
                 (
                     axis,
@@ -454,7 +277,7 @@ def scale_and_translate(
                 )
             )
     strategy = "auto"
-    fits = all(r.out_size * r.in_size <= _strategies.MAX_DENSE_ELEMENTS for _, r in ops)
+    fits = all(_decide.dense_fits(r) for _, r in ops)
     if traced and fits:
         strategy = "dense"  # every input position is a tap: one matmul per axis
     # traced weights: plain matmuls, as jax.image (a NaN pixel spreads along its rows and columns)
@@ -462,12 +285,8 @@ def scale_and_translate(
 
 
 def _check_edge_window(n, o, scale, method, antialias, cubic_coeff_a, exclude_outside) -> None:
-    """The edge-repeating rule (``exclude_outside=False``) builds dense rows of ``n + 2 ceil(support)``
-    taps, ``support`` growing with ``1 / scale``; refuses them above the output limit.
-
-    Raises:
-      ValueError: naming ``scale``.
-    """
+    """Refuses (``ValueError`` naming ``scale``) edge-repeating rows (``exclude_outside=False``) of
+    ``n + 2 ceil(support)`` taps each, ``support`` growing with ``1 / scale``, above the output limit."""
     kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
     if boundary != "clamp":
         return
@@ -481,7 +300,7 @@ def _check_edge_window(n, o, scale, method, antialias, cubic_coeff_a, exclude_ou
         )
 
 
-@_weights.memoized
+@_records.memoized
 def _host_translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, exclude_outside):
     return _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_a, exclude_outside, np)
 
@@ -509,4 +328,4 @@ def _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_
     index = xp.clip(taps, 0, n - 1).astype(np.int32)
     if xp is np:
         return _weights.compact(index, w, n)
-    return _weights.Taps(index, w, n, outside)
+    return _records.Taps(index, w, n, outside)

@@ -16,15 +16,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from .. import apply as _apply
 from .. import coordinates as _coordinates
+from .. import frontend as _frontend
 from .. import kernels as _kernels
+from .. import records as _records
 from .. import validation as _v
 from .. import weights as _weights
+from ..execution import apply as _apply
 
 #: ``coordinate_transformation_mode`` -> the registered coordinate rule it uses.
 COORDINATE_RULES = {
@@ -138,8 +139,10 @@ def _check_opset_attributes(opset: int, given: dict) -> None:
             )
 
 
-def _is_identity(scale: float, in_size: int, out_size: int, roi) -> bool:
-    """The reference evaluator skips axes whose resize is the identity; so do we."""
+def _skipped_as_identity(scale: float, in_size: int, out_size: int, roi) -> bool:
+    """The reference evaluator's rule: an axis whose length is kept, with a scale and roi close to
+    1 and ``(0, 1)`` (``math.isclose``), is not resampled. A rule on the arguments, not a test that
+    the record is an exact copy: a scale or roi near but not at identity still skips the axis."""
     if out_size != in_size or not math.isclose(scale, 1.0):
         return False
     return roi is None or (math.isclose(float(roi[0]), 0.0) and math.isclose(float(roi[1]), 1.0))
@@ -165,14 +168,11 @@ def onnx_resize(
 ) -> jax.Array:
     """ONNX ``Resize``: resizes ``X`` by ``scales`` or to ``sizes`` with the operator's semantics.
 
-    For every resized axis the output index maps to an input coordinate
-    (``coordinate_transformation_mode``, e.g. ``half_pixel``:
-    ``x_original = (x_resized + 0.5) / scale - 0.5``), a filter turns coordinates into a weight
-    matrix ``W: [out, in]`` (nearest, linear, cubic with ``cubic_coeff_a``, stretched by
-    ``max(1, 1/scale)`` with ``antialias``), and the matrices are contracted with ``X`` one axis
-    at a time. Output shape: ``sizes`` (adjusted by ``keep_aspect_ratio_policy``), or
-    ``floor(input_dimension * scale)``; with ``tf_crop_and_resize`` and ``scales`` the spec's
-    ``floor(input_dimension * (roi_end - roi_start) * scale)``.
+    Each resized axis maps output indices to input coordinates (``coordinate_transformation_mode``),
+    a filter turns them into a weight matrix ``W: [out, in]`` (:func:`weight_matrix`), contracted
+    with ``X`` one axis at a time. Output shape: ``sizes`` (adjusted by
+    ``keep_aspect_ratio_policy``), or ``floor(input_dimension * scale)`` (with
+    ``tf_crop_and_resize``, ``floor(input_dimension * (roi_end - roi_start) * scale)``).
 
     Args:
       X: array of any rank >= 1, ``[d0, ..., dn-1]``; float16, bfloat16, float32, float64,
@@ -204,9 +204,8 @@ def onnx_resize(
         applies (:func:`resize_version`: 12 -> 11, 14..17 -> 13, 20+ -> 19). Resize-10 takes
         ``X, scales`` and ``mode`` only, with asymmetric coordinates and onnxruntime's rule for
         nearest (ceil when downsampling, truncate otherwise).
-      strategy: how the weights are applied — ``"auto"`` (default: polyphase slices for
-        rational ratios and banded gathers otherwise on CPU/GPU, matmuls on TPU), ``"dense"``,
-        ``"banded"`` or ``"polyphase"``. Not an ONNX attribute; values agree to float rounding.
+      strategy: how the weights are applied, ``"auto"`` (default), ``"dense"``, ``"banded"`` or
+        ``"polyphase"`` (not an ONNX attribute; values agree to float rounding).
 
     Returns:
       Array of ``X``'s dtype and the output shape. Integer outputs are rounded half to even and
@@ -241,15 +240,16 @@ def onnx_resize(
         keep_aspect_ratio_policy=keep_aspect_ratio_policy,
     )
     attrs = _attributes(version, mode, roi, sizes, given)
-    X = _v.data_array("X", X, attrs["mode"])
+    X, _ = _frontend.prologue("X", X, mode=attrs["mode"], min_rank=1)
     axes = _v.axes_tuple(axes, X.ndim)
     specs = _axis_specs(X.shape, axes, roi, scales, sizes, attrs)
     out_shape = list(X.shape)
     for axis, _, o, _, _ in specs:
         out_shape[axis] = o
-    _v.check_output_size(out_shape, "sizes" if sizes is not None else "scales")
-    if 0 in out_shape:  # nothing to compute: no axis's weights are built (another axis may be huge)
-        return jnp.zeros(out_shape, X.dtype)
+    _frontend.output_size(out_shape, "sizes" if sizes is not None else "scales")
+    empty = _frontend.empty_output(out_shape, X.dtype)
+    if empty is not None:  # no axis's weights (another axis may be huge)
+        return empty
     roi_traced = _v.is_traced(roi) and attrs["coordinate_transformation_mode"] == "tf_crop_and_resize"
     filter_attrs = {
         k: attrs[k]
@@ -265,7 +265,7 @@ def onnx_resize(
     ops = [
         (axis, axis_record(n, o, sc, roi=r, **filter_attrs))
         for axis, n, o, sc, r in specs
-        if roi_traced or not _is_identity(sc, n, o, r)
+        if roi_traced or not _skipped_as_identity(sc, n, o, r)
     ]
     return _apply.run(X, ops, extrapolation_value=attrs["extrapolation_value"], strategy=strategy)
 
@@ -367,7 +367,7 @@ def _scaled_length(in_size: int, scale: float, *, float32: bool) -> int:
     return int(math.floor(scale * in_size))
 
 
-@_weights.memoized
+@_records.memoized
 def axis_record(
     in_size: int,
     out_size: int,
@@ -380,27 +380,23 @@ def axis_record(
     exclude_outside: bool = False,
     antialias: bool = False,
     roi=None,
-) -> _weights.Record:
-    """One axis of ONNX Resize as a record (``roi``: a ``(start, end)`` pair, possibly traced).
-
-    * nearest: the rounding rule ``nearest_mode`` (``"simple"``: ``ceil`` when ``scale < 1``,
-      else ``trunc``);
-    * linear: triangle; cubic: Keys (1981) with ``a = cubic_coeff_a`` (radius 2);
-    * antialias (linear/cubic): filter stretched by ``max(1, 1/scale)`` and rows normalised;
-    * ``exclude_outside``: taps outside the input dropped and the rest renormalised; otherwise
-      clamped to the edge.
-    """
+) -> _records.Record:
+    """One axis of ONNX Resize as a record (``roi``: a ``(start, end)`` pair, possibly traced):
+    nearest rounds by ``nearest_mode`` (``"simple"``: ``ceil`` when ``scale < 1``, else ``trunc``);
+    linear is the triangle, cubic Keys (1981) with ``a = cubic_coeff_a``; ``antialias`` stretches
+    them by ``max(1, 1/scale)`` with rows normalised; ``exclude_outside`` drops the taps outside
+    the input and renormalises (else they clamp to the edge)."""
     if in_size == 0 or out_size == 0:
-        return _weights.empty(in_size, out_size, gather=mode == "nearest")
+        return _records.empty(in_size, out_size, gather=mode == "nearest")
     xp = _v.namespace_for(roi)
     rule = COORDINATE_RULES[coordinate_transformation_mode]
     x, outside = _coordinates.source_coordinates(rule, in_size, out_size, scale, roi=roi, xp=xp)
     if mode == "nearest":
         if nearest_mode == "simple":
             nearest_mode = "ceil" if scale < 1 else "trunc"
-        return _weights.Gather(_weights.nearest_indices(x, in_size, nearest_mode, xp=xp), in_size, outside)
+        return _records.Gather(_weights.nearest_indices(x, in_size, nearest_mode, xp=xp), in_size, outside)
     kernel = _kernels.TRIANGLE if mode == "linear" else _kernels.keys_cubic(cubic_coeff_a)
-    stretch = max(1.0, 1.0 / scale) if antialias else 1.0
+    stretch = _kernels.stretch(1.0 / scale) if antialias else 1.0
     taps = _weights.filter_taps(
         x,
         in_size,
@@ -428,10 +424,8 @@ def weight_matrix(
 ) -> np.ndarray:
     """The ``[out_size, in_size]`` ONNX Resize weight matrix of one axis (float64, numpy).
 
-    ``out = W @ in`` along the axis reproduces ONNX Resize (``mode`` in ``nearest``, ``linear``,
-    ``cubic``) for that axis; nearest gives a one-hot matrix. For ``tf_crop_and_resize`` the rows
-    whose coordinate leaves the input are all zero (the operator fills them with
-    ``extrapolation_value``).
+    ``out = W @ in`` along the axis reproduces ONNX Resize for that axis (nearest: one-hot rows;
+    ``tf_crop_and_resize``: zero rows where the operator writes ``extrapolation_value``).
 
     Args:
       in_size: input length (>= 1).
@@ -479,7 +473,7 @@ def weight_matrix(
         antialias=bool(antialias),
         roi=roi,
     )
-    return _weights.record_matrix(record)
+    return _records.record_matrix(record)
 
 
 def _absent(value) -> bool:

@@ -2,16 +2,10 @@
 
 Contract: same arguments (``dsize`` is ``(width, height)``), flags, size rule and output shapes as
 ``cv2.resize`` (opencv-python 5.0, ``modules/imgproc/src/resize.cpp``) for ``[H, W]`` and
-``[H, W, C]`` images; each resized axis gets one record (:func:`axis_record`):
-
-* coordinates: OpenCV's half-pixel rule ``(o + 0.5) / inv_scale - 0.5`` in float64
-  (:func:`source_coordinates`), ``INTER_NEAREST``'s ``floor(o / inv_scale)``
-  (:func:`nearest_indices`), ``INTER_NEAREST_EXACT`` is Pillow's rule (imported from
-  :mod:`.pillow`);
-* weights: clamped 2-tap linear, Keys a = -0.75 or normalised Lanczos-4 with clamped taps,
-  ``INTER_AREA``'s tables (:func:`area_taps`, :func:`area_linear_taps`);
-* integer policy: ``uint8`` linear/cubic/Lanczos weights are OpenCV's 11-bit fixed point ones
-  (ties to even) and the result is rounded half up, as OpenCV's fixed-point casts.
+``[H, W, C]`` images; each resized axis gets one record (:func:`axis_record`), the filter of its
+flag (:class:`InterpolationFlags`; ``INTER_NEAREST_EXACT`` is Pillow's rule, from :mod:`.pillow`).
+``uint8`` linear/cubic/Lanczos weights are OpenCV's 11-bit fixed point ones (ties to even) and
+the result is rounded half up, as OpenCV's fixed-point casts.
 """
 
 from __future__ import annotations
@@ -23,12 +17,13 @@ import jax
 import numpy as np
 from jax.typing import ArrayLike
 
-from .. import apply as _apply
-from .. import dtypes as _dtypes
+from .. import frontend as _frontend
 from .. import kernels as _kernels
+from .. import records as _records
 from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
+from ..execution import apply as _apply
 from . import pillow as _pillow
 
 
@@ -89,20 +84,14 @@ _EXACT_DTYPES = _FILTER_DTYPES + ("int8", "int32", "int64")
 
 
 def source_coordinates(in_size: int, out_size: int, inv_scale: float) -> np.ndarray:
-    """``cv2.resize``'s half-pixel coordinate ``x = (o + 0.5) * (1 / inv_scale) - 0.5`` (float64).
-
-    Used unclamped by ``INTER_CUBIC``/``INTER_LANCZOS4``; ``INTER_LINEAR`` clamps it to
-    ``[0, in - 1]``. Returns ``[out_size]`` float64.
-    """
+    """``cv2.resize``'s half-pixel coordinates ``x = (o + 0.5) * (1 / inv_scale) - 0.5``, ``[out_size]``
+    float64 (``INTER_LINEAR`` clamps them to ``[0, in - 1]``, cubic and Lanczos do not)."""
     scale = 1.0 / float(inv_scale)
     return (np.arange(out_size) + 0.5) * scale - 0.5
 
 
 def nearest_indices(in_size: int, out_size: int, inv_scale: float) -> np.ndarray:
-    """``INTER_NEAREST``: ``min(floor(o * (1 / inv_scale)), in - 1)`` in float64. int64 ``[out_size]``.
-
-    (``INTER_NEAREST_EXACT`` is Pillow's rule, :func:`.pillow.nearest_indices`.)
-    """
+    """``INTER_NEAREST``: ``min(floor(o * (1 / inv_scale)), in - 1)`` in float64, int64 ``[out_size]``."""
     ifx = 1.0 / float(inv_scale)
     return _weights.nearest_indices(np.arange(out_size) * ifx, in_size, "floor")
 
@@ -193,7 +182,7 @@ def output_size(in_hw, dsize=None, fx=0.0, fy=0.0):
 
 def axis_record(
     interpolation: int, in_size: int, out_size: int, inv_scale: float, *, area_shrinks: bool = True, dtype=np.float32
-) -> _weights.Record | None:
+) -> _records.Record | None:
     """One axis of ``cv2.resize`` as a record, or None (identity).
 
     ``area_shrinks``: whether ``INTER_AREA`` takes its true-area path (both axes have
@@ -203,9 +192,9 @@ def axis_record(
     if out_size == in_size and inv_scale == 1.0:
         return None
     if interpolation == INTER_NEAREST:
-        return _weights.Gather(nearest_indices(in_size, out_size, inv_scale), in_size)
+        return _records.Gather(nearest_indices(in_size, out_size, inv_scale), in_size)
     if interpolation == INTER_NEAREST_EXACT:
-        return _weights.Gather(_pillow.nearest_indices(in_size, out_size), in_size)
+        return _records.Gather(_pillow.nearest_indices(in_size, out_size), in_size)
     fixed = np.dtype(dtype) == np.uint8
     if interpolation == INTER_AREA and area_shrinks:
         taps = area_taps(in_size, out_size, 1.0 / inv_scale)
@@ -221,7 +210,7 @@ def axis_record(
         else:  # INTER_LANCZOS4: 8 taps floor(x) - 3 .. floor(x) + 4, normalised, edge-clamped
             taps = _weights.filter_taps(x, in_size, _kernels.lanczos(4), normalize=True)
     if fixed:
-        return _weights.Taps(
+        return _records.Taps(
             taps.index, _rounding.quantize_weights(taps.weight, INTER_RESIZE_COEF_BITS, ties="even"), in_size
         )
     return taps
@@ -232,18 +221,9 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
 
     Output size: ``dsize`` when both entries are > 0, else ``(round(H * fy), round(W * fx))``
     (half to even). ``inv = out / in`` (from ``dsize``) or ``fx``/``fy``; ``s = 1 / inv``. An
-    output of the input's size is a copy. Per axis:
-
-    * ``INTER_NEAREST``: ``src = min(floor(o * s), in - 1)``;
-      ``INTER_NEAREST_EXACT``: ``floor((o + 0.5) * in / out)`` accumulated like Pillow;
-    * ``INTER_LINEAR`` (and ``INTER_LINEAR_EXACT``): ``x = (o + 0.5) s - 0.5`` clamped to
-      ``[0, in - 1]``, 2-tap linear interpolation;
-    * ``INTER_CUBIC``: Keys cubic (a = -0.75) at the unclamped ``x``, taps clamped to the edge
-      (border replicate); ``INTER_LANCZOS4``: ``sinc(d) sinc(d / 4)`` on the 8 taps
-      ``floor(x) - 3 .. floor(x) + 4``, normalised, taps clamped to the edge;
-    * ``INTER_AREA``: when both ``s >= 1``, exact pixel-area averaging (output ``o`` covers
-      ``[o s, (o + 1) s)``, pieces under 1e-3 of a pixel dropped); otherwise, on both axes,
-      OpenCV's bilinear variant ``i = floor(o s)``, ``f = frac(max(0, (o + 1) - (i + 1) inv))``.
+    output of the input's size is a copy. Each axis takes the filter of its flag
+    (:class:`InterpolationFlags`; ``INTER_AREA``: exact pixel areas when both ``s >= 1``,
+    :func:`area_taps`, else OpenCV's bilinear variant on both axes, :func:`area_linear_taps`).
 
     Args:
       src: array ``[H, W]`` or ``[H, W, C]``. dtypes as OpenCV: uint8, uint16, int16, float32,
@@ -281,10 +261,7 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
     float32), integer filters within 1 (OpenCV's fixed-point intermediate truncations).
     """
     interpolation = _interpolation(interpolation)
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(src), name="src")
-    x = _dtypes.as_array(src)
-    if x.ndim not in (2, 3):
-        raise ValueError(f"src must be an [H, W] or [H, W, C] image; got shape {x.shape}.")
+    x, dtype = _frontend.prologue("src", src, ranks=(2, 3), layout="an [H, W] or [H, W, C] image")
     if x.shape[0] == 0 or x.shape[1] == 0 or (x.ndim == 3 and x.shape[2] == 0):
         raise ValueError(f"src is empty (shape {x.shape}).")
     allowed = (
@@ -298,7 +275,7 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
             f"interpolation={interpolation.name}; allowed: {', '.join(allowed)}."
         )
     (out_h, out_w), (inv_y, inv_x) = output_size(x.shape[:2], dsize, fx, fy)
-    _v.check_output_size((out_h, out_w) + tuple(x.shape[2:]), "dsize/fx/fy")
+    _frontend.output_size((out_h, out_w) + tuple(x.shape[2:]), "dsize/fx/fy")
     if x.ndim == 3 and x.shape[2] == 1:
         x = x[:, :, 0]
     if (out_h, out_w) == tuple(x.shape[:2]):

@@ -1,15 +1,9 @@
-"""Peer: OpenVINO's ``Interpolate-11`` operator.
+"""Peer: OpenVINO's ``Interpolate-11`` operator (:func:`openvino_interpolate`, OpenVINO's names).
 
-Contract: :func:`openvino_interpolate` takes the operator's inputs and attributes by their
-OpenVINO names, resolves the padded input lengths, output lengths and float32 scales on the
-host exactly as the OpenVINO runtime does, builds one record per axis (:func:`axis_record`:
-OpenVINO's float32 coordinates :func:`coordinates`, its nearest/linear/cubic weights, or Pillow's
-window for the ``*_pillow`` modes, imported from :mod:`.pillow`), folds the zero padding into the
-records (:func:`..weights.shift`, :func:`..weights.zero_extend`) and applies them with
-:func:`..apply.run` (integer ``*_pillow`` results rounded half away from zero after every pass).
-Semantics: the reference implementation (``REF``, what ``Node.evaluate`` and constant folding
-run); the CPU plugin's deviations are documented in :func:`openvino_interpolate` and
-``docs/notes/openvino_pillow_semantics.md``.
+Lengths and float32 scales are resolved on the host as the runtime does; one record per axis
+(:func:`axis_record`; Pillow's window for ``*_pillow``, from :mod:`.pillow`), zero padding folded
+into the records (:func:`shift`). Semantics: the reference implementation (what ``Node.evaluate``
+and constant folding run); the CPU plugin's deviations are listed in :func:`openvino_interpolate`.
 """
 
 from __future__ import annotations
@@ -21,11 +15,13 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from .. import apply as _apply
+from .. import frontend as _frontend
 from .. import kernels as _kernels
+from .. import records as _records
 from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
+from ..execution import apply as _apply
 from . import pillow as _pillow
 
 SHAPE_CALCULATION_MODES = ("sizes", "scales")
@@ -46,12 +42,9 @@ _f32 = np.float32
 
 
 def output_length_from_scale(padded_in: int, scale) -> int:
-    """Interpolate-11's output length in ``scales`` mode, as the runtime computes it.
-
-    ``out = padded_in`` if ``f32(scale) == 1``, else ``int(f32(padded_in) * (f32(scale) + 1e-6f))``
-    (a float32 product, truncated). The spec writes ``floor(scale * padded_in)``; the epsilon
-    makes e.g. ``padded_in = 10, scale = 0.7`` give 7 (``floor`` in float64 gives 6).
-    """
+    """Interpolate-11's ``scales``-mode output length as the runtime computes it: ``padded_in`` if
+    ``f32(scale) == 1``, else ``int(f32(padded_in) * (f32(scale) + 1e-6f))``; not the spec's
+    ``floor(scale * padded_in)`` (``padded_in = 10, scale = 0.7``: 7 here, 6 in float64)."""
     s = _f32(scale)
     if s == _f32(1):
         return int(padded_in)
@@ -61,18 +54,10 @@ def output_length_from_scale(padded_in: int, scale) -> int:
 
 
 def coordinates(mode: str, in_size: int, out_size: int, scale) -> np.ndarray:
-    """Interpolate-11's ``x_original`` for one axis, in float32 as OpenVINO computes it.
-
-    ``in_size`` is the padded input length. ``scale`` is the float32 scale the operator uses (the
-    given scale in ``scales`` mode, ``f32(out) / f32(in)`` in ``sizes`` mode); it is always
-    divided, never inverted. An axis with ``f32(scale) == 1`` or ``out_size == in_size`` maps
-    ``x = o`` (the identity), whatever the mode. ``align_corners`` is evaluated in the order the
-    spec writes it, ``(o * (in - 1)) / (out - 1)`` (OpenVINO's reference implementation; the CPU
-    plugin computes ``o * ((in - 1) / (out - 1))``, which moves a few nearest indices).
-
-    Returns:
-      float32 ``np.ndarray`` ``[out_size]``.
-    """
+    """Interpolate-11's ``x_original`` for one axis, float32 ``[out_size]`` as OpenVINO computes it:
+    ``in_size`` padded; ``scale`` the float32 scale, always divided, never inverted; ``x = o`` when
+    ``f32(scale) == 1`` or ``out_size == in_size``; ``align_corners`` in the spec's and the
+    reference's order (see :func:`openvino_interpolate`)."""
     f32 = np.float32
     o = np.arange(out_size, dtype=f32)
     s = f32(scale)
@@ -106,22 +91,9 @@ def axis_record(
     nearest_mode="round_prefer_floor",
     cube_coeff=-0.75,
     antialias_a=1.0,
-) -> _weights.Record:
-    """One axis of Interpolate-11 on its (padded) length.
-
-    ``scale`` is the float32 scale of the axis (given, or ``f32(out) / f32(in)``);
-    ``antialias_a`` is ``linear``'s ``a`` (the scale when antialiasing is on, else 1).
-
-    * ``nearest``: the ``nearest_mode`` rule (``simple``: ``ceil`` if ``f32(scale) < 1``, else
-      ``trunc``) at float32 coordinates;
-    * ``linear_onnx``: the coordinate clamped to ``[0, in - 1]``, then the 2-tap triangle;
-    * ``linear``: triangle ``a * max(0, 1 - |a (x - j)|)`` with ``a = antialias_a``, taps outside
-      ``[0, in)`` dropped, rows renormalised (a row with nothing left is 0);
-    * ``cubic``: Keys with ``a = cube_coeff`` on taps ``floor(x) - 1 .. floor(x) + 2``, indices
-      clamped to the edge (weights still sum to 1);
-    * ``bilinear_pillow`` / ``bicubic_pillow``: Pillow's window (:func:`.pillow.axis_taps`), with
-      Keys' ``a = cube_coeff`` evaluated in Pillow's order.
-    """
+) -> _records.Record:
+    """One axis of Interpolate-11 on its padded length, each mode as :func:`openvino_interpolate`
+    states it; ``scale``: the axis's float32 scale; ``antialias_a``: ``linear``'s ``a``."""
     if mode in _PILLOW_MODES:
         kernel = _kernels.TRIANGLE if mode == "bilinear_pillow" else _pillow.bicubic(cube_coeff)
         return _pillow.axis_taps(in_size, out_size, kernel)
@@ -129,13 +101,38 @@ def axis_record(
     if mode == "nearest":
         if nearest_mode == "simple":
             nearest_mode = "ceil" if _f32(scale) < _f32(1) else "trunc"
-        return _weights.Gather(_weights.nearest_indices(x, in_size, nearest_mode), in_size)
+        return _records.Gather(_weights.nearest_indices(x, in_size, nearest_mode), in_size)
     x = x.astype(np.float64)
     if mode == "linear_onnx":
         return _weights.clamped_linear_taps(x, in_size)
     if mode == "linear":
         return _weights.filter_taps(x, in_size, _kernels.TRIANGLE, stretch=1.0 / float(antialias_a), boundary="exclude")
     return _weights.filter_taps(x, in_size, _kernels.keys_cubic(float(cube_coeff)))
+
+
+# --- zero padding folded into the records -------------------------------------------------------
+
+
+def shift(record: _records.Record, offset: int, in_size: int) -> _records.Record:
+    """A record built on the axis zero-extended by ``offset`` before it, re-targeted at the axis: taps
+    ``j`` become ``j - offset``, those in the zeros dropped (no renormalisation); gathered rows in
+    the zeros are flagged ``outside`` (filled with 0)."""
+    if isinstance(record, _records.Gather):
+        j = np.asarray(record.index, np.int64) - offset
+        outside = (j < 0) | (j >= in_size)
+        index = np.clip(j, 0, in_size - 1).astype(np.int32)
+        return _records.Gather(index, in_size, outside if outside.any() else None)
+    j = np.asarray(record.index, np.int64) - offset
+    w = _weights.BOUNDARIES["zero"](np, j, record.weight, in_size)
+    return _weights.compact(np.clip(j, 0, in_size - 1).astype(np.int32), w, in_size)
+
+
+def zero_extend(in_size: int, before: int, after: int, *, gather: bool) -> _records.Record:
+    """The record of an axis that is only zero-extended: ``out[o] = in[o - before]`` or 0."""
+    j = np.arange(before + in_size + after)
+    if gather:
+        return shift(_records.Gather(j, before + in_size + after), before, in_size)
+    return shift(_records.Taps(j[:, None], np.ones((j.size, 1)), before + in_size + after), before, in_size)
 
 
 def openvino_interpolate(
@@ -155,13 +152,12 @@ def openvino_interpolate(
 ) -> jax.Array:
     """OpenVINO ``Interpolate-11``: resizes ``image`` along ``axes`` by scales or to sizes.
 
-    ``image`` is zero-padded by ``pads_begin``/``pads_end`` (every axis); each axis
-    ``axes[i]`` of padded length ``in`` gets the output length ``out`` and scale ``s``:
+    ``image`` is zero-padded by ``pads_begin``/``pads_end``; each axis ``axes[i]`` of padded length
+    ``in`` gets the output length ``out`` and scale ``s``:
 
     * ``sizes``: ``out = scales_or_sizes[i]``, ``s = f32(out) / f32(in)``;
-    * ``scales``: ``s = f32(scales_or_sizes[i])``,
-      ``out = int(f32(in) * (s + 1e-6f))`` (``in`` if ``s == 1``) — what the runtime computes;
-      the spec's ``floor(s * in)`` differs from it for some products just below an integer.
+    * ``scales``: ``s = f32(scales_or_sizes[i])``, ``out = int(f32(in) * (s + 1e-6f))`` (``in`` if
+      ``s == 1``), the runtime's rule, not the spec's ``floor(s * in)``.
 
     Output ``o`` reads the input coordinate ``x = T(o)`` (``coordinate_transformation_mode``,
     float32, e.g. ``half_pixel``: ``x = (o + 0.5) / s - 0.5``; ``x = o`` when ``s == 1`` or
@@ -172,26 +168,21 @@ def openvino_interpolate(
     * ``linear_onnx``: 2-tap linear interpolation at ``x`` clamped to ``[0, in - 1]``;
     * ``linear``: triangle ``a * max(0, 1 - |a (x - j)|)`` with ``a = s`` when ``antialias`` and
       any resized axis has ``s < 1`` (then on every axis), else ``a = 1``; taps outside the input
-      dropped and the row renormalised (equals ``linear_onnx`` without antialias);
+      dropped, the row renormalised (0 if none is left; equals ``linear_onnx`` without antialias);
     * ``cubic``: Keys (1981) with ``a = cube_coeff`` on ``floor(x) - 1 .. floor(x) + 2``, tap
       indices clamped to the edge;
-    * ``bilinear_pillow`` / ``bicubic_pillow``: Pillow's resampling (``coordinate_transformation_mode``
-      and ``antialias`` ignored): ``center = (o + 0.5) * in / out``,
-      ``support = {1, 2} * max(in / out, 1)``, taps
-      ``[int(center - support + 0.5), int(center + support + 0.5))`` clipped to the input,
-      weights ``K((j - center + 0.5) / max(in / out, 1))`` renormalised; bicubic uses
-      ``a = cube_coeff`` (set -0.5 to match Pillow; OpenVINO's default is -0.75).
+    * ``bilinear_pillow`` / ``bicubic_pillow``: Pillow's window (:func:`.pillow.clipped_window_taps`)
+      around ``(o + 0.5) * in / out``, ``coordinate_transformation_mode`` and ``antialias``
+      ignored; bicubic's ``a = cube_coeff`` (-0.5 matches Pillow) in Pillow's evaluation order.
 
-    Zero padding is folded into the weights: taps that land in the padding contribute 0 (no
-    renormalisation, the zeros are part of the padded input) and nearest rows that land in it
-    are 0; no padded copy of ``image`` is made.
+    Zero padding is folded into the weights (no padded copy): taps in it contribute 0, without
+    renormalisation, and nearest rows in it are 0.
 
     Args:
       image: array ``[d0, ..., d(r-1)]``, rank >= 1, any numeric dtype (bool for nearest only).
       scales_or_sizes: ``[len(axes)]`` static floats > 0 (``scales``, rounded to float32) or
         integers >= 0 (``sizes``), in the order of ``axes``.
-      axes: static distinct axes in any order (negative values count from the end); default
-        ``0 .. r-1``.
+      axes: static distinct axes in any order (negatives count from the end); default ``0 .. r-1``.
       mode: ``"nearest"``, ``"linear"``, ``"linear_onnx"``, ``"cubic"``, ``"bilinear_pillow"``,
         ``"bicubic_pillow"``.
       shape_calculation_mode: ``"sizes"`` or ``"scales"``.
@@ -203,17 +194,14 @@ def openvino_interpolate(
       antialias: for ``linear`` (see above); ignored by the other modes.
       pads_begin, pads_end: non-negative ints per axis (missing trailing entries are 0).
       cube_coeff: ``a`` of ``cubic`` and ``bicubic_pillow`` (default -0.75).
-      strategy: how weights are applied (``"auto"``, ``"dense"``, ``"banded"``, ``"polyphase"``); not an
-        OpenVINO attribute.
+      strategy: ``"auto"``, ``"dense"``, ``"banded"`` or ``"polyphase"`` (not an OpenVINO attribute).
 
     Returns:
-      Array of ``image``'s dtype, shape ``padded shape`` with ``axes[i]`` of length ``out``.
-      Integer images are rounded and saturated: the ``*_pillow`` modes after each pass (the
-      last axis of ``axes`` first, half away from zero, clipped to the dtype, as the
-      reference); the other filters once, half to even, like the CPU plugin up to exact .5
-      ties (the reference casts instead: ``linear_onnx`` and ``cubic`` truncate, and cubic
-      overshoot wraps around, e.g. -26 becomes 230 in uint8; so does the CPU's rank-5 cubic).
-      Nearest copies values exactly.
+      ``image``'s dtype, the padded shape with ``axes[i]`` of length ``out``. Integers are rounded
+      and saturated: ``*_pillow`` after each pass (last axis of ``axes`` first, half away from zero,
+      as the reference), other filters once, half to even (the CPU plugin, up to .5 ties; the
+      reference truncates ``linear_onnx`` and ``cubic`` and wraps cubic overshoot, -26 -> 230 in
+      uint8, as the CPU's rank-5 cubic does). Nearest copies values exactly.
 
     Raises:
       ValueError: unknown mode names (with a suggestion), wrong number of ``scales_or_sizes``,
@@ -222,25 +210,18 @@ def openvino_interpolate(
       TypeError: traced ``scales_or_sizes``/``axes``/pads, unsupported dtypes, bool with a
         filtering mode.
 
-    Deviations of OpenVINO's CPU plugin from the reference (and from this function), measured
-    with openvino 2026.4 (``docs/notes/openvino_pillow_semantics.md``):
+    Deviations of OpenVINO's CPU plugin from the reference (openvino 2026.4; details in
+    ``docs/notes/openvino_pillow_semantics.md``):
 
-    * ``linear`` at rank <= 4 runs ``linear_onnx``: ``antialias`` has no effect there. At rank 5
-      it antialiases whenever ``antialias`` is set, even if no axis downsamples.
-    * ``bicubic_pillow`` at rank <= 4 ignores ``cube_coeff`` (always -0.5); the CPU builds the
-      Pillow coefficients in float32 (~3e-6 off).
-    * ``align_corners`` is computed as ``o * ((in - 1) / (out - 1))``, which moves a few
-      nearest indices.
-    * The reference accepts the Pillow modes with exactly two axes only and ``linear_onnx``
-      with the spec's axis sets only; the CPU accepts other sets (some give wrong output).
-      This function accepts any axes for every mode, resampling them separably.
-    * Rank 3 with pads, and NHWC (axes 1, 2) with pads, give wrong output shapes; ``*_pillow``
-      with descending axes other than NCHW's (3, 2) gives wrong values (the reference gives
-      uninitialised values for any descending order; we resample each listed axis to its own
-      size, as the CPU does for (3, 2)).
-    * The reference's ``linear_onnx`` at rank >= 4 returns wrong values (or corrupts memory)
-      when it resizes axis 0 or 1 or leaves a spatial axis unchanged; the CPU plugin and this
-      function agree there.
+    * ``linear`` at rank <= 4 runs ``linear_onnx`` (no antialias); at rank 5 it antialiases
+      whenever ``antialias`` is set, even if no axis downsamples.
+    * ``bicubic_pillow`` at rank <= 4 ignores ``cube_coeff`` (-0.5), in float32 (~3e-6 off).
+    * ``align_corners`` is ``o * ((in - 1) / (out - 1))``, which moves a few nearest indices.
+    * Rank 3 with pads and NHWC (axes 1, 2) with pads give wrong shapes; ``*_pillow`` with
+      descending axes other than NCHW's (3, 2) gives wrong values.
+    * Axis sets: the reference takes the Pillow modes with two axes only, ``linear_onnx`` with the
+      spec's sets only (and is wrong at rank >= 4 when it resizes axis 0 or 1 or keeps a spatial
+      axis); this function takes any axes for every mode, each resampled separably to its size.
 
     Example:
       >>> import numpy as np, jax_resize
@@ -257,7 +238,7 @@ def openvino_interpolate(
     _v.choice("nearest_mode", nearest_mode, NEAREST_MODES)
     antialias = _v.flag("antialias", antialias)
     cube_coeff = _v.finite_float("cube_coeff", cube_coeff)
-    image = _v.data_array("image", image, mode)
+    image, _ = _frontend.prologue("image", image, mode=mode, min_rank=1)
     rank = image.ndim
     axes = _v.axes_tuple(axes, rank)
     pads = [
@@ -266,14 +247,14 @@ def openvino_interpolate(
     ]
     pb, pe = [list(p) + [0] * (rank - len(p)) for p in pads]
     padded = [int(image.shape[a]) + pb[a] + pe[a] for a in range(rank)]
-    _v.check_output_size([max(p, 0) for p in padded], "pads_begin/pads_end (the padded input)")
+    _frontend.output_size([max(p, 0) for p in padded], "pads_begin/pads_end (the padded input)")
     outs, scales = _output_lengths(scales_or_sizes, axes, padded, shape_calculation_mode)
     out_shape = list(padded)
     for a, o in zip(axes, outs):
         out_shape[a] = o
-    _v.check_output_size([max(o, 0) for o in out_shape], "scales_or_sizes")
+    _frontend.output_size([max(o, 0) for o in out_shape], "scales_or_sizes")
     _v.check_empty_axes([padded[a] for a in axes], outs, axes)
-    if image.size == 0 or 0 in out_shape:  # all-padding input, or an empty output
+    if image.size == 0 or 0 in out_shape:  # all-padding input, or an empty output: no weights
         return jnp.zeros(out_shape, image.dtype)
 
     aa = antialias and any(s < _f32(1) for s in scales)
@@ -292,13 +273,12 @@ def openvino_interpolate(
             cube_coeff=cube_coeff,
             antialias_a=antialias_a,
         )
-        records[a] = _weights.shift(record, pb[a], int(image.shape[a]))
+        records[a] = shift(record, pb[a], int(image.shape[a]))
     padding = [a for a in range(rank) if a not in records and (pb[a] or pe[a])]
     for a in padding:  # axes padded but not resampled: pure zero extension
-        records[a] = _weights.zero_extend(int(image.shape[a]), pb[a], pe[a], gather=mode == "nearest")
+        records[a] = zero_extend(int(image.shape[a]), pb[a], pe[a], gather=mode == "nearest")
     if mode in _PILLOW_MODES:
-        # The reference pads first (exact), then resamples axes[1] (W) and then axes[0] (H); integer
-        # images are rounded half away from zero after every pass.
+        # the reference pads first, then resamples the axes in reverse order, rounding after each
         order = padding + [a for a in reversed(axes) if a in records and a not in padding]
         policy = _rounding.IntegerPolicy(rounding="half_away", per_pass=True)
         return _apply.run(image, [(a, records[a]) for a in order], integer=policy, strategy=strategy)

@@ -1,29 +1,10 @@
 """Peer: Pillow's resampling (``PIL.Image.resize``, ``Image.reduce``) on the core layers.
 
-Contract: an ``[H, W]`` or ``[H, W, C]`` array behaves like ``Image.fromarray(array)`` (or
-``Image.fromarray(array, mode)``: :func:`array_modes`, :func:`image_mode`); every axis whose
-length changes (or whose ``box`` edges differ from the image's) is resampled like one pass of
-``Image.resize``:
-
-* coordinates: Pillow's filter centres ``in0 + (o + 0.5) * (in1 - in0) / out`` (:func:`centers`)
-  and its NEAREST walk (:func:`nearest_indices`, repeated double additions; a product for
-  ``'I;16'``);
-* weights: Pillow's clipped, renormalised window (:func:`..weights.clipped_window_taps`) with
-  Pillow's kernels in its own evaluation order (:data:`HAMMING_KERNEL`, :func:`bicubic`,
-  :data:`LANCZOS_KERNEL`; BOX and BILINEAR are the core box and triangle);
-* integer policy: ``uint8`` is Pillow's 8-bit modes (``'L'``, ``'RGB'`` ...), bit for bit —
-  coefficients quantised to ``k / 2**22`` (``PRECISION_BITS``), each pass
-  ``(2**21 + sum(x * k)) >> 22`` clipped to ``[0, 255]``; modes ``'I'`` and ``'I;16'`` round each
-  pass half away from zero (``'I;16'`` clipped to ``[0, 65535]``), ``'F'`` stores each pass as
-  float32 — with ``jax_enable_x64`` in Pillow's double arithmetic, bit for bit (:func:`_double_pass`);
-* alpha: ``'LA'`` and ``'RGBA'`` are resampled premultiplied (:func:`premultiply`, resample,
-  :func:`unpremultiply`; Pillow's integer conversions), except with NEAREST;
-* pass order: Pillow 13's (:func:`pass_order`); ``Image.reduce`` for ``reducing_gap`` with
-  Pillow's 8-bit and 32-bit block rules.
-
-:func:`pil_resize` is ``Image.resize`` argument for argument (``box``, ``reducing_gap``, plus the
-image's ``mode``); :func:`resize_method` serves ``jax_resize.resize``'s ``pil_*`` methods (any
-rank; ``alpha="premultiplied"`` for LA/RGBA channels).
+An ``[H, W(, C)]`` array behaves like ``Image.fromarray(array, mode)`` (:func:`image_mode`); each
+axis whose length or ``box`` edges change is one pass of ``Image.resize``, with Pillow's centres
+(:func:`centers`) and NEAREST walk, its clipped window (:func:`clipped_window_taps`) and kernels in
+its own evaluation order, its integer rules and alpha (:func:`pil_resize`) and its pass order
+(:func:`pass_order`). :func:`resample_axes` also serves ``jax_resize.resize``'s ``pil_*`` methods.
 """
 
 from __future__ import annotations
@@ -37,26 +18,24 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
-from .. import apply as _apply
 from .. import dtypes as _dtypes
+from .. import frontend as _frontend
 from .. import kernels as _kernels
+from .. import records as _records
 from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
+from ..execution import apply as _apply
 
-#: ``jax_resize.resize`` methods for ``PIL.Image.Resampling`` NEAREST, BOX, BILINEAR, HAMMING,
-#: BICUBIC and LANCZOS.
+#: ``jax_resize.resize``'s methods of the ``PIL.Image.Resampling`` filters.
 METHODS = ("pil_nearest", "pil_box", "pil_bilinear", "pil_hamming", "pil_bicubic", "pil_lanczos")
 
 
 class Resampling(enum.IntEnum):
-    """Pillow's resampling filters, with ``PIL.Image.Resampling``'s names and values.
-
-    An ``int`` subclass: each member equals (and hashes as) its value, so ``3``,
-    ``Resampling.BICUBIC`` and Pillow's own ``PIL.Image.Resampling.BICUBIC`` are interchangeable
-    as :func:`pil_resize`'s ``resample``. Each is the filter of ``PIL.Image.resize`` with that
-    constant, support radius in input pixels at scale 1 (multiplied by the scale when
-    downsampling), and the :func:`jax_resize.resize` method computing the same filter:
+    """Pillow's resampling filters, with ``PIL.Image.Resampling``'s names and values. An ``int``
+    subclass: ``3``, ``Resampling.BICUBIC`` and ``PIL.Image.Resampling.BICUBIC`` are interchangeable
+    as :func:`pil_resize`'s ``resample``. Each: its filter, radius at scale 1 (times the scale when
+    shrinking), and the :func:`jax_resize.resize` method:
 
     * ``NEAREST = 0``: nearest neighbour, no filter (``floor`` of the centre); ``"pil_nearest"``.
     * ``LANCZOS = 1``: Lanczos windowed sinc, ``sinc(x) * sinc(x / 3)``, radius 3;
@@ -106,18 +85,11 @@ UINT8_POLICY = _rounding.IntegerPolicy(rounding="half_up", fixed_point_bits=PREC
 INT_POLICY = _rounding.IntegerPolicy(rounding="half_away", per_pass=True)
 
 
-# --- kernels, in Pillow's evaluation order (Resample.c) ------------------------------------------
-# Pillow evaluates its filters on ``d = (tap - center + 0.5) * (1 / filterscale)`` (already
-# scaled), so they are used at stretch 1 by ``clipped_window_taps``.
-
-
-def _scaled(profile):
-    return lambda xp, d, stretch: profile(xp, d if stretch == 1.0 else d / stretch)
+# --- kernels, in Pillow's evaluation order (Resample.c), on already scaled distances: stretch 1 ---
 
 
 def _hamming(xp, d):
-    # sinc(x) * (0.54 + 0.46 cos(pi x)) on |x| < 1; Pillow writes 0.54 and 0.46 as C float
-    # literals, i.e. their float32 values.
+    # Pillow writes 0.54 and 0.46 as C float literals: their float32 values
     x = xp.abs(d)
     px = x * math.pi
     safe = xp.where(x == 0, 1.0, px)
@@ -134,7 +106,7 @@ def bicubic(a: float = -0.5) -> _kernels.Kernel:
         far = (((x - 5) * x + 8) * x - 4) * a
         return xp.where(x < 1.0, near, xp.where(x < 2.0, far, 0.0))
 
-    return _kernels.Kernel(f"pillow_bicubic(a={a})", 2.0, _scaled(profile))
+    return _kernels.Kernel(f"pillow_bicubic(a={a})", 2.0, _kernels.scaled(profile))
 
 
 def _sinc(xp, x):
@@ -148,8 +120,8 @@ def _lanczos(xp, d):
     return xp.where((d >= -3.0) & (d < 3.0), _sinc(xp, d) * _sinc(xp, d / 3), 0.0)
 
 
-HAMMING_KERNEL = _kernels.register(_kernels.Kernel("pillow_hamming", 1.0, _scaled(_hamming)))
-LANCZOS_KERNEL = _kernels.register(_kernels.Kernel("pillow_lanczos", 3.0, _scaled(_lanczos)))
+HAMMING_KERNEL = _kernels.Kernel("pillow_hamming", 1.0, _kernels.scaled(_hamming))
+LANCZOS_KERNEL = _kernels.Kernel("pillow_lanczos", 3.0, _kernels.scaled(_lanczos))
 
 
 def kernel(method: str, cubic_coeff_a: float | None = None) -> _kernels.Kernel:
@@ -171,15 +143,9 @@ def kernel(method: str, cubic_coeff_a: float | None = None) -> _kernels.Kernel:
 
 
 def centers(in_size: int, out_size: int, box: tuple[float, float] | None = None):
-    """Pillow's filter centres for one axis: ``center = in0 + (o + 0.5) * scale`` (float64).
-
-    ``scale = (in1 - in0) / out_size`` with the box edges ``(in0, in1)`` (default ``(0, in_size)``),
-    as Pillow's ``precompute_coeffs`` (the edges parsed as C floats). The centre is in continuous
-    coordinates (pixel ``j`` covers ``[j, j + 1)``), i.e. ``x_original = center - 0.5``.
-
-    Returns:
-      ``(center [out_size] float64, scale)``.
-    """
+    """Pillow's ``precompute_coeffs`` centres ``in0 + (o + 0.5) * scale``, ``scale = (in1 - in0) /
+    out_size``, box edges ``(in0, in1)`` parsed as C floats (default ``(0, in_size)``); continuous
+    coordinates (pixel ``j`` covers ``[j, j + 1)``). Returns ``(center [out_size] float64, scale)``."""
     in0, in1 = (0.0, float(in_size)) if box is None else box
     scale = float(np.float32(in1) - np.float32(in0)) / out_size
     o = np.arange(out_size, dtype=np.float64)
@@ -189,17 +155,11 @@ def centers(in_size: int, out_size: int, box: tuple[float, float] | None = None)
 def nearest_indices(
     in_size: int, out_size: int, box: tuple[float, float] | None = None, *, walk: bool = True
 ) -> np.ndarray:
-    """``Image.resize(..., NEAREST)``'s source indices: ``floor(in0 + (o + 0.5) * (in1 - in0) / out)``.
-
-    For its 8- and 32-bit modes Pillow walks the positions by repeated double addition
-    (``x0 = in0 + a / 2; x += a`` with ``a = (in1 - in0) / out``, box edges ``(in0, in1)``,
-    default ``(0, in_size)``) rather than multiplying, and so do we, so that indices agree
-    exactly. (OpenCV's ``INTER_NEAREST_EXACT`` is the same rule.) ``walk=False`` is its generic
-    transform, used for ``'I;16'``: ``a * (o + 0.5) + in0``, each operation rounded to double.
-
-    Returns:
-      int64 ``[out_size]`` in ``[0, in_size - 1]``.
-    """
+    """``Image.resize(..., NEAREST)``'s source indices ``floor(in0 + (o + 0.5) * a)``, ``a = (in1 -
+    in0) / out`` (box edges, default ``(0, in_size)``): int64 ``[out_size]`` in ``[0, in_size - 1]``.
+    The positions are walked by repeated double addition (``x0 = in0 + a / 2; x += a``) as Pillow's
+    8- and 32-bit modes do, so indices agree exactly; ``walk=False``: its ``'I;16'`` transform
+    ``a * (o + 0.5) + in0``, each operation rounded to double."""
     if out_size == 0:
         return np.zeros((0,), np.int64)
     in0, in1 = (0.0, float(in_size)) if box is None else box
@@ -214,26 +174,59 @@ def nearest_indices(
     return _weights.nearest_indices(pos, in_size, "floor")
 
 
-def axis_taps(in_size: int, out_size: int, kernel: _kernels.Kernel, box=None, *, center_scale=None) -> _weights.Taps:
+def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Kernel) -> _records.Taps:
+    """Pillow's window around continuous centres ``center`` (``[out]`` float64), ``scale = in / out``:
+    with ``filterscale = max(scale, 1)`` and ``support = kernel.radius * filterscale``, output ``o``
+    reads ``[trunc(center - support + 0.5), trunc(center + support + 0.5))`` clipped to
+    ``[0, in_size)``, weights ``kernel((j - center + 0.5) * (1 / filterscale))`` (stretch 1; times
+    the reciprocal, not divided) over their sum when non-zero, summed in tap order. Returns host
+    :class:`~..records.Taps` (float64), compacted like :func:`..weights.filter_taps`."""
+    center = np.asarray(center, np.float64)
+    filterscale = max(float(scale), 1.0)
+    support = kernel.radius * filterscale
+    lo = np.clip(np.trunc(center - support + 0.5), 0, in_size).astype(np.int64)
+    hi = np.clip(np.trunc(center + support + 0.5), 0, in_size).astype(np.int64)
+    width = int(max(1, (hi - lo).max(initial=1)))
+    start = np.minimum(lo, in_size - width)
+    # evaluated onto the band [start, start + width), a tile at a time (0 outside [lo, hi)), once per
+    # class of rows with the same window at the same offset from start (an integer ratio's interior)
+    keys = [*_weights.exact_difference(start.astype(np.float64), center), lo - start, hi - start]
+    classes = _weights.row_classes(keys, min_rows=2, wide=True)
+    rep = np.arange(center.size) if classes is None else classes[0]
+    band = np.empty((rep.size, width))
+    total = np.zeros(rep.size)
+    for rows, c0, c1 in _records.tiles(rep.size, width):
+        o = rep[rows]
+        taps = start[o, None] + np.arange(c0, c1)
+        w = kernel(np, (taps - center[o, None] + 0.5) * (1.0 / filterscale), 1.0)
+        w = np.where((taps >= lo[o, None]) & (taps < hi[o, None]), w, 0.0)
+        band[rows, c0:c1] = w
+        # summed tap by tap (a sequential C loop's bits, not numpy's pairwise sum); the running
+        # total carries across tiles
+        total[rows] = np.add.accumulate(np.concatenate([total[rows, None], w], axis=1), axis=1)[:, -1]
+    band /= np.where(total == 0, 1.0, total)[:, None]
+    band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
+    if classes is None:
+        return _records.Taps(_records.band_index(start, width), band, in_size)
+    return _records.shared_band(start, classes[1], band, in_size)
+
+
+def axis_taps(in_size: int, out_size: int, kernel: _kernels.Kernel, box=None, *, center_scale=None) -> _records.Taps:
     """One axis of Pillow's resampling: its window around :func:`centers` (or the given
     ``center_scale = (center, scale)``), clipped to the input and renormalised."""
     center, scale = centers(in_size, out_size, box) if center_scale is None else center_scale
-    return _weights.clipped_window_taps(center, scale, in_size, kernel)
+    return clipped_window_taps(center, scale, in_size, kernel)
 
 
-def quantized(taps: _weights.Taps) -> _weights.Taps:
+def quantized(taps: _records.Taps) -> _records.Taps:
     """Pillow's 8-bit coefficients: ``k = trunc(w * 2**22 +- 0.5)`` (away from zero), ``k / 2**22``."""
     return taps.map_weights(lambda w: _rounding.quantize_weights(w, PRECISION_BITS))
 
 
 def pass_order(changed: list[int], in_shape, out_shape) -> list[int]:
-    """The order in which Pillow 13 runs the passes over the ``changed`` axes (ascending).
-
-    With two axes ``(h, w)`` (an image's rows and columns) Pillow 13.0.0's 8-bit path runs the
-    vertical pass first iff ``out_h < in_h and 2 * (out_w - in_w) > out_h - in_h``, otherwise the
-    horizontal one (found empirically, see ``docs/notes/openvino_pillow_semantics.md``). Any other
-    number of axes runs from the last axis to the first.
-    """
+    """Pillow 13's pass order over the ``changed`` axes (ascending): for ``(h, w)`` the vertical pass
+    first iff ``out_h < in_h and 2 * (out_w - in_w) > out_h - in_h`` (found empirically,
+    ``docs/notes/openvino_pillow_semantics.md``), else the horizontal; other counts last axis first."""
     if len(changed) == 2:
         h, w = changed
         if out_shape[h] < in_shape[h] and 2 * (out_shape[w] - in_shape[w]) > out_shape[h] - in_shape[h]:
@@ -244,8 +237,7 @@ def pass_order(changed: list[int], in_shape, out_shape) -> list[int]:
 
 # --- Pillow's modes ------------------------------------------------------------------------------
 
-#: The 8-bit modes of ``[H, W, C]`` uint8 arrays by channel count; the first is the one
-#: ``Image.fromarray`` infers, the others are the modes it accepts for that layout.
+#: The 8-bit modes of ``[H, W, C]`` uint8 by channel count, ``Image.fromarray``'s inferred one first.
 _CHANNEL_MODES = {
     2: ("LA", "La", "PA"),
     3: ("RGB", "YCbCr", "LAB", "HSV"),
@@ -264,15 +256,10 @@ _MODE_I_DTYPES = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.uin
 
 
 def array_modes(shape, dtype) -> tuple[str, ...]:
-    """The Pillow modes an array of ``shape`` and ``dtype`` can stand for; ``()`` if none.
-
-    The first is the mode ``Image.fromarray(array)`` infers (Pillow 13); the others are the modes
-    ``Image.fromarray(array, mode)`` accepts for that layout, plus ``'I'`` for ``[H, W]`` uint16
-    (the values as 32-bit integers, as ``Image.fromarray(array).convert('I')``).
-
-    Returns:
-      A tuple of mode strings, e.g. ``('RGBA', 'RGBa', 'RGBX', 'CMYK')`` for ``[H, W, 4]`` uint8.
-    """
+    """The Pillow modes an array of ``shape`` and ``dtype`` can stand for (``()`` if none): first the
+    one ``Image.fromarray(array)`` infers (Pillow 13), then those ``Image.fromarray(array, mode)``
+    accepts, plus ``'I'`` for ``[H, W]`` uint16 (``.convert('I')``); e.g. ``('RGBA', 'RGBa', 'RGBX',
+    'CMYK')`` for ``[H, W, 4]`` uint8."""
     dtype = np.dtype(dtype)
     if len(shape) == 2:
         if dtype == np.bool_:
@@ -295,8 +282,7 @@ def image_mode(shape, dtype, mode: str | None = None) -> str | None:
     ``Image.fromarray`` infers for it; ``None`` for an array Pillow has no mode for.
 
     Raises:
-      ValueError: ``mode`` is not a Pillow mode :func:`pil_resize` supports, or does not fit the
-        array (see :func:`array_modes`).
+      ValueError: ``mode`` is not in :data:`PIL_MODES` or does not fit the array (:func:`array_modes`).
     """
     allowed = array_modes(shape, dtype)
     if mode is None:
@@ -315,17 +301,8 @@ def image_mode(shape, dtype, mode: str | None = None) -> str | None:
 
 
 def premultiply(image) -> jax.Array:
-    """Pillow's ``RGBA -> RGBa`` and ``LA -> La`` conversions: colours multiplied by alpha / 255.
-
-    With alpha ``a`` the last channel, every other channel ``c`` becomes
-    ``((t >> 8) + t) >> 8`` with ``t = c * a + 128`` (``c * a / 255`` rounded, in integers);
-    alpha is kept.
-
-    Args:
-      image: uint8 ``[..., C]``, alpha last.
-
-    Returns:
-      uint8 ``[..., C]``.
+    """Pillow's ``RGBA -> RGBa`` and ``LA -> La`` on uint8 ``[..., C]`` (alpha ``a`` last, kept): each
+    colour ``c`` becomes ``((t >> 8) + t) >> 8``, ``t = c * a + 128`` (``c * a / 255`` rounded).
 
     Example:
       >>> import numpy as np
@@ -342,16 +319,8 @@ def premultiply(image) -> jax.Array:
 
 
 def unpremultiply(image) -> jax.Array:
-    """Pillow's ``RGBa -> RGBA`` and ``La -> LA`` conversions: colours divided by alpha / 255.
-
-    With alpha ``a`` the last channel, every other channel ``c`` becomes ``min(255, (255 * c) // a)``
-    (integer division), except where ``a`` is 0 or 255, where ``c`` is kept; alpha is kept.
-
-    Args:
-      image: uint8 ``[..., C]``, alpha last.
-
-    Returns:
-      uint8 ``[..., C]``.
+    """Pillow's ``RGBa -> RGBA`` and ``La -> LA`` on uint8 ``[..., C]`` (alpha ``a`` last, kept): each
+    colour ``c`` becomes ``min(255, (255 * c) // a)``, kept where ``a`` is 0 or 255.
 
     Example:
       >>> import numpy as np
@@ -412,11 +381,10 @@ def _split_weights(weight: np.ndarray):
     return high, weight - high
 
 
-def _double_pass(y, axis: int, taps: _weights.Taps) -> jax.Array:
-    """One pass of Pillow's 32-bit resampling in float64: ``ss = 0.0; ss += x[j] * k[j]`` over the
-    window's taps in order, each product rounded to float64 before it is added (``x * k`` is
-    evaluated as ``x * high + x * low`` of :func:`_split_weights`, two exact products, so a fused
-    multiply-add cannot skip that rounding). Returns the float64 sums."""
+def _double_pass(y, axis: int, taps: _records.Taps) -> jax.Array:
+    """Pillow's 32-bit pass in float64: ``ss += x[j] * k[j]`` over the taps in order, each product
+    rounded before it is added (``x * high + x * low``, two exact products: no fused multiply-add
+    can skip that rounding). Returns the float64 sums."""
     high, low = _split_weights(taps.weight)
     x = jnp.moveaxis(jnp.asarray(y), axis, 0).astype(jnp.float64)
     shape = (-1,) + (1,) * (x.ndim - 1)
@@ -428,7 +396,7 @@ def _double_pass(y, axis: int, taps: _weights.Taps) -> jax.Array:
     return jnp.moveaxis(total, 0, axis)
 
 
-def _mode_pass(y, axis: int, taps: _weights.Taps, rule: str, precision, strategy: str) -> jax.Array:
+def _mode_pass(y, axis: int, taps: _records.Taps, rule: str, precision, strategy: str) -> jax.Array:
     """One pass of the 32-bit modes (``'F'``, ``'I'``) and ``'I;16'``, rounded to the mode's pixels:
     float32 for F; ``ROUND_UP`` (half away from zero) and saturation for I and I;16 (``[0, 65535]``).
     Bit exact in float64 (``jax_enable_x64``); otherwise accumulated in float32."""
@@ -451,7 +419,7 @@ def _rule(dtype, mode: str | None) -> str | None:
     return None
 
 
-def _resample(
+def resample_axes(
     image,
     out_shape,
     method: str,
@@ -471,12 +439,10 @@ def _resample(
     if method == "pil_nearest":
         walk = rule != "I;16"
         ops = [
-            (a, _weights.Gather(nearest_indices(image.shape[a], out_shape[a], edges[a], walk=walk), image.shape[a]))
+            (a, _records.Gather(nearest_indices(image.shape[a], out_shape[a], edges[a], walk=walk), image.shape[a]))
             for a in order
         ]
         return _apply.run(image, ops, strategy=strategy)
-    if dtype.kind == "b":
-        raise TypeError(f"image has dtype bool, which only method='pil_nearest' can resize; got {method!r}.")
     k = kernel(method, cubic_coeff_a)
     taps = [(a, axis_taps(image.shape[a], out_shape[a], k, edges[a])) for a in order]
     if rule is not None:
@@ -490,50 +456,6 @@ def _resample(
     elif dtype.kind in "iu":
         policy = INT_POLICY
     return _apply.run(image, taps, precision=precision, strategy=strategy, integer=policy)
-
-
-def resize_method(
-    image,
-    shape,
-    method: str,
-    *,
-    cubic_coeff_a: float | None = None,
-    alpha: str | None = None,
-    precision=lax.Precision.HIGHEST,
-    strategy: str = "auto",
-):
-    """A ``pil_*`` method of ``jax_resize.resize``: every axis whose length changes is resampled.
-
-    ``image`` and ``shape`` are validated by the caller; ``shape`` has the rank of ``image``.
-    ``alpha="premultiplied"`` resamples uint8 ``[..., 2]`` / ``[..., 4]`` images (alpha last) as
-    Pillow resamples ``LA`` / ``RGBA`` images: :func:`premultiply`, resample, :func:`unpremultiply`
-    (except ``pil_nearest``, which Pillow resamples straight).
-
-    Returns:
-      Array of ``shape`` and ``image``'s dtype.
-    """
-    image = _dtypes.as_array(image)
-    premultiplied = check_alpha(image.shape, shape, image.dtype, alpha)
-    changed = [a for a in range(image.ndim) if image.shape[a] != shape[a]]
-    _v.check_empty_axes([image.shape[a] for a in changed], [shape[a] for a in changed], changed)
-    if any(shape[a] == 0 for a in changed):
-        return jnp.zeros(shape, image.dtype)
-
-    def run(x):
-        return _resample(
-            x,
-            shape,
-            method,
-            changed,
-            {a: None for a in changed},
-            cubic_coeff_a=cubic_coeff_a,
-            precision=precision,
-            strategy=strategy,
-        )
-
-    if premultiplied and changed and method != "pil_nearest":
-        return unpremultiply(run(premultiply(image)))
-    return run(image)
 
 
 # --- Image.resize with box and reducing_gap -------------------------------------------------------
@@ -561,13 +483,12 @@ def _block_taps(size: int, factor: int, *, mean: bool):
     count = np.minimum(size - starts, factor)
     valid = np.arange(factor)[None, :] < count[:, None]
     weight = np.where(valid, 1.0 / count[:, None] if mean else 1.0, 0.0)
-    return _weights.Taps(index.astype(np.int32), weight, size), count
+    return _records.Taps(index.astype(np.int32), weight, size), count
 
 
 def _reduce_8bit(image, fx: int, fy: int) -> jax.Array:
-    """Block means of uint8 ``image`` (already cropped to the box) with Pillow's 8-bit rule
-    ``((sum + n // 2) * (2**24 // n)) >> 24`` for a block of ``n`` pixels (exact: the block sums
-    are integers below 2**24, the product fits in uint32)."""
+    """Block means of the cropped uint8 ``image`` by Pillow's 8-bit rule ``((sum + n // 2) * (2**24 //
+    n)) >> 24`` (exact: integer block sums below 2**24, products within uint32)."""
     h, w = image.shape[:2]
     (taps_y, ny), (taps_x, nx) = _block_taps(h, fy, mean=False), _block_taps(w, fx, mean=False)
     sums = _apply.run(jnp.asarray(image, jnp.float32), [(0, taps_y), (1, taps_x)])
@@ -577,13 +498,9 @@ def _reduce_8bit(image, fx: int, fy: int) -> jax.Array:
 
 def _block_sums(region, by: int, bx: int, grouped: bool, wide):
     """Sums of the ``by x bx`` blocks of ``region`` (``[ny * by, nx * bx, ...]``) -> ``[ny, nx, ...]``.
-
-    ``grouped``: Pillow's full-block grouping — 2x2 quads ``((a + b) + c) + d``, then a pair per
-    row pair in an odd last column, pairs in an odd last row, the odd corner pixel — each partial
-    sum in the pixels' own type (float32 for F, int32 for I) before it joins the ``wide`` total.
-    Otherwise every pixel joins the total alone (Pillow's partial edge blocks). The totals are
-    exact (hence order-free) while they fit in ``wide``'s mantissa.
-    """
+    ``grouped``: Pillow's full blocks (2x2 quads ``((a + b) + c) + d``, pairs in an odd last column
+    or row, the odd corner), each partial sum in the pixels' type before it joins the ``wide``
+    total; else pixel by pixel (partial edge blocks). Exact, hence order-free, within ``wide``."""
     r = region.reshape(region.shape[0] // by, by, region.shape[1] // bx, bx, *region.shape[2:])
     if not grouped:
         return jnp.sum(r.astype(wide), axis=(1, 3))
@@ -607,10 +524,9 @@ def _block_sums(region, by: int, bx: int, grouped: bool, wide):
 
 
 def _reduce_32bit(image, fx: int, fy: int) -> jax.Array:
-    """Block means of ``image`` (already cropped to the box) with Pillow's 32-bit rule:
-    ``ss * (1.0 / n)`` for a block sum ``ss`` accumulated in double (:func:`_block_sums`), stored
-    as float (F) or ``ROUND_UP`` (half away from zero) for integers; full blocks first, then the
-    partial last column, last row and corner, each with its own ``n``."""
+    """Block means of the cropped ``image`` by Pillow's 32-bit rule: ``ss * (1.0 / n)`` of double
+    block sums (:func:`_block_sums`), stored as float (F) or ``ROUND_UP`` (half away from zero);
+    full blocks, then the partial last column, last row and corner, each with its own ``n``."""
     dtype = np.dtype(image.dtype)
     wide = jnp.float64 if _x64() else jnp.float32
     h, w = image.shape[:2]
@@ -655,35 +571,29 @@ def pil_resize(
     """``PIL.Image.fromarray(image, mode).resize(size, resample, box, reducing_gap)`` in JAX:
     ``[H, W(, C)]`` -> ``[height, width(, C)]``.
 
-    For each axis ``center_o = in0 + (o + 0.5) * scale``, ``scale = (in1 - in0) / out``; the
-    filter (support scaled by ``max(scale, 1)``) is sampled at ``(j - center + 0.5) / max(scale, 1)``
-    over ``[int(center - support + 0.5), int(center + support + 0.5))`` clipped to the image, and
-    the weights are normalised. NEAREST picks ``floor(center)``.
+    Each resampled axis is Pillow's window (:func:`clipped_window_taps`) around its centres
+    ``in0 + (o + 0.5) * (in1 - in0) / out`` (:func:`centers`); NEAREST picks ``floor(center)``.
 
     Modes (``mode=None`` infers them as ``Image.fromarray`` does, :func:`array_modes`):
 
     * 8-bit (uint8): ``'L'``, ``'RGB'``, ``'LA'``, ``'RGBA'`` ... — 22-bit fixed point, each pass
-      rounded and clipped to uint8. ``'LA'`` and ``'RGBA'`` (the inferred modes of ``[H, W, 2]``
-      and ``[H, W, 4]`` uint8) are resampled with premultiplied alpha, as Pillow does for every
-      filter but NEAREST: :func:`premultiply`, resample, :func:`unpremultiply`. Pass
-      ``mode='RGBX'``, ``'CMYK'``, ``'RGBa'``, ``'La'`` or ``'PA'`` for channels that are not
-      straight colour + alpha (resampled independently; ``'LAB'``'s a* and b* as signed bytes, as
-      Pillow stores them offset by 128). ``'P'`` and ``'1'`` (bool) always use NEAREST.
+      rounded and clipped to uint8. ``'LA'``/``'RGBA'`` (inferred for 2 and 4 channels) resample
+      premultiplied, except with NEAREST (:func:`premultiply`, resample, :func:`unpremultiply`);
+      ``mode='RGBX'``, ``'CMYK'``, ``'RGBa'``, ``'La'``, ``'PA'`` resample channels independently
+      (``'LAB'``: a* and b* as signed bytes). ``'P'`` and ``'1'`` (bool) always use NEAREST.
     * ``'I'`` (int8/int16/int32/uint32, or uint16 with ``mode='I'``; returns int32): each pass
       rounded half away from zero. ``'I;16'`` (uint16): the same, clipped to ``[0, 65535]``.
     * ``'F'`` (float32/float64; returns float32): each pass stored as float32.
 
-    ``'F'``, ``'I'`` and ``'I;16'`` are bit exact with ``jax_enable_x64`` (Pillow accumulates in
-    double); without it they accumulate in float32 (F within ~1e-6 relative, I/I;16 may differ by 1
-    next to .5 ties). An array with no Pillow mode (float ``[H, W, C]``, int64, float16 ...) keeps
-    its dtype; its channels are resampled independently (float32 as ``'F'``, int32 as ``'I'``,
-    uint16 as ``'I;16'``, uint8 as ``'L'``, others in their own dtype).
+    ``'F'``, ``'I'`` and ``'I;16'`` are bit exact with ``jax_enable_x64`` (Pillow's double sums);
+    without, float32 (F within ~1e-6 relative, I/I;16 may differ by 1 next to .5 ties). An array
+    with no Pillow mode keeps its dtype, channels resampled independently (float32 as ``'F'``,
+    int32 as ``'I'``, uint16 as ``'I;16'``, uint8 as ``'L'``, others in their own dtype).
 
     Args:
       image: ``[H, W]`` or ``[H, W, C]``.
       size: ``(width, height)`` of the output, ints >= 1 (Pillow's order).
-      resample: ``NEAREST`` (0), ``LANCZOS`` (1), ``BILINEAR`` (2), ``BICUBIC`` (3, default),
-        ``BOX`` (4) or ``HAMMING`` (5) — ``PIL.Image.Resampling`` values.
+      resample: a :class:`Resampling` value, ``NEAREST`` (0) to ``HAMMING`` (5); default ``BICUBIC``.
       box: ``(x0, y0, x1, y1)`` source region in pixels (floats allowed); default the whole image.
       reducing_gap: ``None`` or a float >= 1: first reduce by an integer factor with block means
         while the remaining scale stays >= ``reducing_gap`` (faster, slightly different).
@@ -720,7 +630,7 @@ def pil_resize(
     width, height = _v.shape_tuple("size", size, 2)
     if width < 1 or height < 1:
         raise ValueError(f"size={tuple(size)!r} must be >= 1 in both dimensions (Pillow's rule).")
-    _v.check_output_size((height, width) + tuple(np.shape(image)[2:]), "size")
+    out_shape = _frontend.output_size((height, width) + tuple(shape[2:]), "size")
     in_h, in_w = shape[:2]
     box = (0.0, 0.0, float(in_w), float(in_h)) if box is None else tuple(float(b) for b in box)
     if (
@@ -736,13 +646,15 @@ def pil_resize(
         raise ValueError(f"box={box!r} must be (x0, y0, x1, y1) with 0 <= x0 <= x1 <= {in_w}, 0 <= y0 <= y1 <= {in_h}.")
     if reducing_gap is not None and not reducing_gap >= 1.0:
         raise ValueError(f"reducing_gap={reducing_gap!r} must be None or >= 1.0.")
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(image), name="image")
+    image, dtype = _frontend.prologue("image", image)
     mode = image_mode(shape, dtype, mode)
-    image = _dtypes.as_array(image)
     if mode in _MODE_DTYPE:
         image = image.astype(_MODE_DTYPE[mode])  # the pixels Image.fromarray stores
     if box == (0.0, 0.0, float(in_w), float(in_h)) and (width, height) == (in_w, in_h):
         return image  # Pillow returns a copy
+    empty = _frontend.empty_output(out_shape, image.dtype)
+    if empty is not None:  # no channels: no axis's weights
+        return empty
     if mode in ("1", "P"):
         resample = NEAREST  # Pillow's rule for bilevel and palette images
     if mode in ALPHA_MODES and resample != NEAREST:
@@ -774,4 +686,4 @@ def _resize_box(image, size, resample, box, reducing_gap, mode) -> jax.Array:
     full = {0: (0.0, float(in_h)), 1: (0.0, float(in_w))}
     # Pillow skips a pass when the axis keeps its length and the box covers it exactly
     changed = [a for a in (0, 1) if out_shape[a] != image.shape[a] or edges[a] != full[a]]
-    return _resample(image, out_shape, _METHOD[resample], changed, edges, rule=_rule(image.dtype, mode))
+    return resample_axes(image, out_shape, _METHOD[resample], changed, edges, rule=_rule(image.dtype, mode))

@@ -4,27 +4,12 @@
 
 Contract: same argument names, defaults, output shapes and dtypes as TensorFlow 2.21's functions;
 values follow its CPU kernels (``tensorflow/core/kernels/image/``), each axis's record built on
-the host in TensorFlow's own float32 arithmetic:
-
-* scale ``f32(in) / f32(out)``, or ``f32(in - 1) / f32(out - 1)`` with ``align_corners`` when
-  ``in > 1`` and ``out > 1`` (:func:`resize_scale`); source coordinate ``(f32(o) + 0.5) * scale - 0.5`` with
-  ``half_pixel_centers``, else ``f32(o) * scale`` (:func:`source_coordinates`);
-* ``ResizeNearestNeighbor``: ``floorf`` of the coordinate (``roundf`` with ``align_corners``),
-  the half-pixel one without its ``- 0.5`` (:func:`nearest_indices`);
-* ``ResizeBilinear``: taps ``max(floor(x), 0)`` and ``min(ceil(x), in - 1)``, lerp
-  ``x - floor(x)`` (:func:`bilinear_taps`);
-* ``ResizeBicubic``: Keys weights read from a 1025-entry float32 table at
-  ``lrintf(1024 (x - floor(x)))``; half-pixel centres use a = -0.5, drop taps outside the image and
-  renormalise, the legacy coordinates use a = -0.75 with edge-clamped taps
-  (:func:`keys_table`, :func:`bicubic_taps`);
-* ``ResizeArea``: exact float32 overlaps of ``[o, o + 1) * scale`` with the input pixels,
-  clamped at the edges (:func:`area_taps`), the sum multiplied once by ``1 / (scale_h scale_w)``
-  (:func:`area_factor`);
-* ``ScaleAndTranslate`` (antialiased bilinear/bicubic, lanczos3/5, gaussian, mitchellcubic):
-  samples ``(o + 0.5) / scale``, window ``[ceil(s - r - 0.5), floor(s + r - 0.5)]`` clipped to the
-  image, kernel evaluated in float32 at ``|j + 0.5 - s| / kernel_scale``, rows renormalised
-  (:func:`scale_and_translate_taps`; the triangle, Keys and Mitchell-Netravali kernels of
-  :mod:`..kernels`, Lanczos and Gaussian in TensorFlow's evaluation order).
+the host in TensorFlow's own float32 arithmetic: its scale and source coordinates
+(:func:`resize_scale`, :func:`source_coordinates`), ``ResizeNearestNeighbor``
+(:func:`nearest_indices`), ``ResizeBilinear`` (:func:`bilinear_taps`), ``ResizeBicubic``'s
+1025-entry Keys table (:func:`bicubic_taps`), ``ResizeArea``'s overlaps and final factor
+(:func:`area_taps`, :func:`area_factor`) and ``ScaleAndTranslate``'s windows and kernels
+(:func:`scale_and_translate_taps`: Lanczos and Gaussian in TensorFlow's evaluation order).
 
 The per-axis weights equal TensorFlow's bit for bit, except Lanczos's (``sinf`` is emulated by the
 float64 sine rounded to float32: a last-bit difference for a few arguments); what remains is the
@@ -41,15 +26,15 @@ import functools
 import numbers
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from .. import apply as _apply
-from .. import dtypes as _dtypes
+from .. import frontend as _frontend
 from .. import kernels as _kernels
+from .. import records as _records
 from .. import validation as _v
 from .. import weights as _weights
+from ..execution import apply as _apply
 
 _F32 = np.float32
 
@@ -67,13 +52,8 @@ _PI = _F32(3.14159265359)
 
 
 def _kernel(name: str, radius: float, profile) -> _kernels.Kernel:
-    """A registered kernel ``profile(|d| / stretch)`` evaluated on float32 host (numpy) distances."""
-
-    def fn(xp, d, stretch=1.0):
-        d = np.asarray(d, _F32)
-        return profile(d if stretch == 1.0 else d / _F32(stretch))
-
-    return _kernels.register(_kernels.Kernel(name, radius, fn))
+    """A kernel ``profile(d / stretch)`` evaluated on float32 host (numpy) distances."""
+    return _kernels.Kernel(name, radius, _kernels.scaled(lambda xp, d: profile(d), dtype=_F32))
 
 
 def _lanczos(radius: int) -> _kernels.Kernel:
@@ -153,7 +133,7 @@ def nearest_indices(in_size: int, out_size: int, *, align_corners=False, half_pi
 # --- filters ---------------------------------------------------------------------------------------
 
 
-def bilinear_taps(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> _weights.Taps:
+def bilinear_taps(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> _records.Taps:
     """``ResizeBilinear``: ``(1 - t) in[lo] + t in[hi]`` with ``lo = max(floor(x), 0)``,
     ``hi = min(ceil(x), in - 1)``, ``t = x - floor(x)`` (not clamped) for the float32 coordinate
     ``x`` of :func:`source_coordinates`."""
@@ -179,7 +159,7 @@ def keys_table(a: float) -> np.ndarray:
     return table
 
 
-def bicubic_taps(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> _weights.Taps:
+def bicubic_taps(in_size: int, out_size: int, *, align_corners=False, half_pixel_centers=True) -> _records.Taps:
     """``ResizeBicubic``: four taps ``floor(x) - 1 ... floor(x) + 2`` around the float32
     coordinate ``x`` (:func:`source_coordinates`), weights from :func:`keys_table` at
     ``k = lrintf(1024 (x - floor(x)))`` (half to even): ``T[k, 1], T[k, 0], T[1024 - k, 0],
@@ -213,7 +193,7 @@ def _normalize_f32(w: np.ndarray) -> np.ndarray:
     return np.where(big[:, None], w * inv[:, None], w)
 
 
-def area_taps(in_size: int, out_size: int, *, align_corners=False) -> _weights.Taps:
+def area_taps(in_size: int, out_size: int, *, align_corners=False) -> _records.Taps:
     """``ResizeArea``'s overlaps on one axis (not yet divided by the scale): output ``o`` covers
     ``[f32(o) * s, f32(o + 1) * s)`` (``s``: :func:`resize_scale`); pixel ``i`` of
     ``floor(f32(o) * s) <= i < ceil(f32(o + 1) * s)`` gets its float32 overlap with that interval
@@ -253,7 +233,7 @@ def scale_and_translate_taps(
     antialias: bool = True,
     scale: float | None = None,
     translate: float = 0.0,
-) -> _weights.Taps:
+) -> _records.Taps:
     """``ScaleAndTranslate`` spans of one axis (``tf.image.resize``'s antialiased and
     lanczos/gaussian/mitchellcubic methods), in float32.
 
@@ -267,7 +247,7 @@ def scale_and_translate_taps(
     scale = _F32(out_size) / _F32(in_size) if scale is None else _F32(scale)
     inv = _F32(1.0 / np.float64(scale))
     inv_translate = -inv * _F32(translate)
-    kernel_scale = max(inv, _F32(1)) if antialias else _F32(1)
+    kernel_scale = _kernels.stretch(inv, one=_F32(1)) if antialias else _F32(1)
     reach = _F32(kernel.radius) * kernel_scale
     span = min(2 * int(np.ceil(reach)) + 1, in_size)
     sample = (np.arange(out_size).astype(_F32) + _F32(0.5)) * inv + inv_translate
@@ -304,18 +284,11 @@ def _image_axes(images, ranks=(3, 4), name="images"):
     return hw, tuple(int(np.shape(images)[a]) for a in hw)
 
 
-def _as_float32(images) -> jax.Array:
-    """Every value converted to float32 once, as TensorFlow's kernels read them (host arrays are
-    converted on the host, so 64-bit integers need no ``jax_enable_x64``)."""
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(images), name="images")
-    if dtype.kind in "bc":
-        raise TypeError(
-            f"images has dtype {dtype}; TensorFlow's filtered resizes take real numbers (int8-int64, "
-            "uint8-uint64, float16, bfloat16, float32, float64). Use method 'nearest' to copy other dtypes."
-        )
-    if isinstance(images, jax.Array) or _v.is_traced(images):
-        return jnp.asarray(images).astype(jnp.float32)
-    return _dtypes.as_array(np.asarray(images).astype(np.float32))
+#: The filtered kernels read every value converted to float32 (``_frontend.prologue(float32=True)``).
+_REAL_ONLY = (
+    "images has dtype {dtype}; TensorFlow's filtered resizes take real numbers (int8-int64, "
+    "uint8-uint64, float16, bfloat16, float32, float64). Use method 'nearest' to copy other dtypes."
+)
 
 
 def _filter_records(method: str, *, antialias=False, align_corners=False, half_pixel_centers=True):
@@ -330,12 +303,12 @@ def _filter_records(method: str, *, antialias=False, align_corners=False, half_p
     return functools.partial(scale_and_translate_taps, kernel_type=_V2_KERNEL.get(method, method), antialias=antialias)
 
 
-def _is_identity(record) -> bool:
+def _is_exact_copy(record) -> bool:
     """Whether a host record copies its axis unchanged (``out[o] = in[o]``, weight exactly 1)."""
     n = record.in_size
     if record.out_size != n:
         return False
-    if isinstance(record, _weights.Gather):
+    if isinstance(record, _records.Gather):
         return bool(np.array_equal(record.index, np.arange(n)))
     return record.index.shape[1] == 1 and bool(
         np.array_equal(record.index[:, 0], np.arange(n)) and np.all(record.weight == 1.0)
@@ -349,23 +322,18 @@ def _resize_with(images, size, hw, in_hw, method: str, **options) -> jax.Array:
     shape = list(np.shape(images))
     for axis, n in zip(hw, size):
         shape[axis] = n
-    _v.check_output_size(shape, "size")
-    record = _filter_records(method, **options)
+    _frontend.output_size(shape, "size")
     gather = method == "nearest"
-    ops = []
-    for a, n, s in zip(hw, in_hw, size):
-        _v.check_empty_axes([n], [s], [a])
-        if n == 0 or s == 0:
-            ops.append((a, _weights.empty(n, s, gather=gather)))
-        elif gather:
-            ops.append((a, _weights.Gather(record(n, s), n)))
-        else:
-            ops.append((a, record(n, s)))
-    ops = [(a, r) for a, r in ops if not _is_identity(r)]  # exact copies (x * 1.0): no pass needed
-    if gather:
-        return _apply.run(images, ops)
-    out = _apply.run(_as_float32(images), ops)
-    if method == "area" and 0 not in size:
+    images, _ = _frontend.prologue("images", images, real=None if gather else _REAL_ONLY, float32=not gather)
+    _v.check_empty_axes(in_hw, size, hw)
+    empty = _frontend.empty_output(shape, images.dtype)
+    if empty is not None:  # no axis's weights (another axis may be huge)
+        return empty
+    record = _filter_records(method, **options)
+    ops = [(a, _records.Gather(record(n, s), n) if gather else record(n, s)) for a, n, s in zip(hw, in_hw, size)]
+    ops = [(a, r) for a, r in ops if not _is_exact_copy(r)]  # exact copies (x * 1.0): no pass needed
+    out = _apply.run(images, ops)
+    if method == "area":
         out = out * area_factor(in_hw, size, align_corners=options.get("align_corners", False))
     return out
 
@@ -375,14 +343,11 @@ def tf_resize(
 ) -> jax.Array:
     """``tf.image.resize`` (TF2) in JAX: resize the H, W axes of ``[N, H, W, C]`` or ``[H, W, C]``.
 
-    Half-pixel coordinates ``x = (o + 0.5) * in / out - 0.5`` in float32. ``nearest`` picks
-    ``floor((o + 0.5) * in / out)``; ``bilinear`` interpolates the two neighbours of ``x`` (edge
-    clamped); ``bicubic`` uses Keys a = -0.5 read from TensorFlow's 1024-step table (taps outside
-    dropped, rows renormalised); ``area`` averages the exact overlaps of ``[o, o + 1) * in / out``;
-    ``lanczos3``, ``lanczos5``, ``gaussian`` (sigma 0.5, radius 1.5) and ``mitchellcubic``
-    (B = C = 1/3) — and ``bilinear`` / ``bicubic`` with ``antialias`` — are ``ScaleAndTranslate``
-    kernels sampled at ``|j + 0.5 - (o + 0.5) * in / out|``, stretched by ``max(1, in / out)``
-    when ``antialias``, rows renormalised. Every axis is filtered, also one whose length is kept
+    Half-pixel float32 coordinates ``x = (o + 0.5) * in / out - 0.5``: ``nearest``, ``bilinear``,
+    ``bicubic`` (Keys a = -0.5 from TensorFlow's 1024-step table) and ``area`` are the v1 kernels
+    with half-pixel centres; ``lanczos3``, ``lanczos5``, ``gaussian`` (sigma 0.5, radius 1.5),
+    ``mitchellcubic`` (B = C = 1/3), and ``bilinear`` / ``bicubic`` with ``antialias``, are
+    ``ScaleAndTranslate`` kernels. Every axis is filtered, also one whose length is kept
     (gaussian and mitchellcubic then blur, as in TensorFlow).
 
     Args:
@@ -457,12 +422,10 @@ def tf_resize_v1(
     coordinates ``x = o * scale`` (no half-pixel offset) on the H, W axes of ``[N, H, W, C]`` or
     ``[H, W, C]``.
 
-    ``scale = (in - 1) / (out - 1)`` with ``align_corners`` (when ``in > 1`` and ``out > 1``), else
-    ``in / out``, in float32. ``bilinear`` interpolates between ``floor(x)`` and ``min(ceil(x), in - 1)``;
-    ``nearest`` picks ``floor(x)`` (``round(x)``, half away from zero, with ``align_corners``);
-    ``bicubic`` is Keys a = -0.75 from TensorFlow's 1024-step table with edge-clamped taps;
-    ``area`` averages the overlaps of ``[o, o + 1) * scale``. When ``size`` equals the input's
-    ``(H, W)`` the input is returned unchanged (its own dtype), as TensorFlow does.
+    The methods are the v1 kernels without half-pixel centres (:func:`tf_resize_bilinear`,
+    :func:`tf_resize_nearest_neighbor`, :func:`tf_resize_bicubic`: Keys a = -0.75 with
+    edge-clamped taps, :func:`tf_resize_area`). When ``size`` equals the input's ``(H, W)`` the
+    input is returned unchanged (its own dtype), as TensorFlow does.
 
     Args:
       images: ``[N, H, W, C]`` or ``[H, W, C]``, real dtypes (any dtype for nearest).
@@ -497,7 +460,7 @@ def tf_resize_v1(
     if preserve_aspect_ratio:
         size = _aspect_size(in_hw, size)
     if size == in_hw:
-        return _dtypes.as_array(images)
+        return _frontend.prologue("images", images)[0]
     return _resize_with(images, size, hw, in_hw, method, align_corners=align_corners, half_pixel_centers=False)
 
 

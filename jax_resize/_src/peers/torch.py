@@ -1,17 +1,9 @@
 """Peer: ``torch.nn.functional.interpolate`` (``torch_interpolate``) on the core layers.
 
-Contract: same arguments, defaults, checks and output shapes as ``F.interpolate`` (PyTorch 2.13,
-CPU, contiguous ``[N, C, *spatial]`` tensors); every resized axis gets one record
-(:func:`axis_record`):
-
-* coordinates: PyTorch's scale rule (:func:`scale_of`), its float32/float64 arithmetic, its
-  fused multiply-add (:func:`source_coordinates`) and ``floorf`` (:func:`nearest_indices`);
-* weights: clamped 2-tap linear (linear modes), Keys a = -0.75 with clamped taps (bicubic),
-  Pillow's window and kernels (antialias: PyTorch's separable kernels are Pillow's, imported from
-  :mod:`.pillow`), adaptive average pooling (area, :func:`adaptive_average_taps`);
-* integer policy: ``uint8`` filters run one pass per axis (last axis first) in PyTorch's int16
-  fixed point, ``(sum(k x) + 2**(p-1)) >> p`` with ``p`` per axis (:func:`uint8_precision`),
-  which the apply layer computes exactly.
+Same arguments, defaults, checks and output shapes as ``F.interpolate`` (PyTorch 2.13, CPU,
+contiguous ``[N, C, *spatial]``); one record per resized axis (:func:`axis_record`) in PyTorch's
+coordinate arithmetic, with its weights (antialias: Pillow's window and kernels, from
+:mod:`.pillow`) and its uint8 int16 fixed point; :func:`torch_interpolate` states the rules.
 """
 
 from __future__ import annotations
@@ -23,13 +15,13 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
-from .. import apply as _apply
-from .. import coordinates as _coordinates
-from .. import dtypes as _dtypes
+from .. import frontend as _frontend
 from .. import kernels as _kernels
+from .. import records as _records
 from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
+from ..execution import apply as _apply
 from . import pillow as _pillow
 
 MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area", "lanczos")
@@ -37,37 +29,45 @@ MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear
 _RANK = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5, "lanczos": 4}
 _NO_ALIGN_CORNERS = ("nearest", "area", "nearest-exact")
 _ANTIALIAS_MODES = ("bilinear", "bicubic", "lanczos")
-#: What PyTorch's CPU kernels implement for uint8 (every mode takes float16/bfloat16/float32/
-#: float64, antialias only float32/float64).
+#: PyTorch's CPU uint8 modes (floats take every mode; antialias only float32/float64).
 _UINT8_MODES = ("nearest", "nearest-exact", "bilinear", "bicubic", "lanczos")
 _SPATIAL = ", one per spatial dimension of the [N, C, *spatial] input (spatial rank {})"
 
 
-#: Fixed-point bits of the int16 weights are chosen per axis; the passes compute them exactly in
-#: units of 2**-22 (any p <= 22 fits).
-UINT8_POLICY = _rounding.IntegerPolicy(rounding="half_up", fixed_point_bits=22)
-
-
-# --- coordinates (PyTorch computes them in the "opmath" type of the input: float32 for float32,
-# float16, bfloat16 and the nearest modes of uint8; float64 for float64 and for uint8's filters;
-# its AVX2/AVX-512 kernels contract ``scale * (o + 0.5) - 0.5`` into one fused multiply-add) -----
+# --- coordinates, in PyTorch's "opmath" type (:func:`axis_record`) -------------------------------
 
 
 def scale_of(
     in_size: int, out_size: int, scale_factor: float | None = None, align_corners: bool = False, dtype=np.float32
 ):
-    """PyTorch's ``area_pixel_compute_scale`` in ``dtype``.
-
-    ``align_corners``: ``(in - 1) / (out - 1)`` (0 when ``out == 1``); otherwise
-    ``1 / scale_factor`` (computed in float64, then rounded) when a scale factor is used, else
-    ``in / out`` (both converted to ``dtype`` first).
-    """
+    """PyTorch's ``area_pixel_compute_scale`` in ``dtype``: ``(in - 1) / (out - 1)`` with
+    ``align_corners`` (0 for ``out == 1``), else ``1 / scale_factor`` (in float64, then rounded) when
+    one is used, else ``in / out`` (both converted to ``dtype`` first)."""
     t = np.dtype(dtype).type
     if align_corners:
         return t(in_size - 1) / t(out_size - 1) if out_size > 1 else t(0)
     if scale_factor is not None and scale_factor > 0:
         return t(1.0 / scale_factor)
     return t(in_size) / t(out_size)
+
+
+def fused_multiply_add(a, b, c: float, dtype=np.float32) -> np.ndarray:
+    """``a * b + c`` rounded once to ``dtype``, as the FMA of PyTorch's AVX2/AVX-512 kernels: float32's
+    product and the sum with ``c = -0.5`` are exact in float64 (Sterbenz); float64's product error
+    is recovered exactly (Dekker's two-product, Veltkamp splitting) and added back in one rounding."""
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    if np.dtype(dtype) == np.float32:
+        return (a * b + c).astype(np.float32)
+    p = a * b
+    split = 134217729.0  # 2**27 + 1
+    ta, tb = a * split, b * split
+    ah = ta - (ta - a)
+    al = a - ah
+    bh = tb - (tb - b)
+    bl = b - bh
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # p + err == a * b exactly
+    return (p + c) + err
 
 
 def source_coordinates(
@@ -79,20 +79,14 @@ def source_coordinates(
     cubic: bool = False,
     dtype=np.float32,
 ) -> np.ndarray:
-    """PyTorch's ``area_pixel_compute_source_index`` for every output index, in ``dtype``.
-
-    ``align_corners``: ``x = scale * o``; otherwise ``x = fma(scale, o + 0.5, -0.5)`` (one
-    rounding), and the linear modes (``cubic=False``) clamp negative coordinates to 0 (bicubic
-    keeps them). ``scale`` is :func:`scale_of`.
-
-    Returns:
-      ``np.ndarray`` ``[out_size]`` of ``dtype``.
-    """
+    """PyTorch's ``area_pixel_compute_source_index``, ``[out_size]`` of ``dtype``: ``scale * o`` with
+    ``align_corners``, else ``fma(scale, o + 0.5, -0.5)`` (one rounding), negatives clamped to 0
+    unless ``cubic``; ``scale`` is :func:`scale_of`."""
     s = scale_of(in_size, out_size, scale_factor, align_corners, dtype)
     o = np.arange(out_size)
     if align_corners:
         return o.astype(dtype) * s
-    x = _coordinates.fused_multiply_add(s, o + 0.5, -0.5, dtype)
+    x = fused_multiply_add(s, o + 0.5, -0.5, dtype)
     return x if cubic else np.maximum(x, np.dtype(dtype).type(0))
 
 
@@ -105,19 +99,11 @@ def nearest_indices(
     dtype=np.float32,
     shortcuts: bool = False,
 ) -> np.ndarray:
-    """``mode='nearest'`` / ``'nearest-exact'`` source indices of ``torch.nn.functional.interpolate``.
-
-    nearest: ``min(floorf(o * scale), in - 1)``; nearest-exact:
-    ``min(floorf(x + 0.5), in - 1)`` with ``x`` the clamped half-pixel coordinate of
-    :func:`source_coordinates`. ``scale`` is ``1 / scale_factor`` or ``in / out``
-    (:func:`scale_of`), the arithmetic is in ``dtype`` and ``floorf`` first rounds to float32
-    (the contiguous-memory CPU kernel). ``shortcuts``: ``nearest`` of 4-D inputs (2 spatial axes)
-    runs a kernel that copies when ``out == in`` (``src = o``) and uses ``src = o // 2`` when
-    ``out == 2 * in``, whatever the scale factor (measured with torch 2.13).
-
-    Returns:
-      int64 ``[out_size]`` in ``[0, in_size - 1]``.
-    """
+    """``mode='nearest'`` / ``'nearest-exact'`` source indices, int64 ``[out_size]`` in ``[0, in_size - 1]``:
+    ``min(floorf(o * scale), in - 1)`` / ``min(floorf(x + 0.5), in - 1)`` (``x``:
+    :func:`source_coordinates`), ``scale`` of :func:`scale_of`, in ``dtype``, ``floorf`` of float32
+    (the contiguous CPU kernel). ``shortcuts``: the 2-D ``nearest`` kernel (4-D inputs) gives ``o``
+    for ``out == in`` and ``o // 2`` for ``out == 2 * in``, whatever the scale factor (torch 2.13)."""
     if shortcuts and not exact and out_size in (in_size, 2 * in_size):
         return np.arange(out_size, dtype=np.int64) // (out_size // in_size)
     if exact:
@@ -132,15 +118,9 @@ def nearest_indices(
 def antialias_centers(
     in_size: int, out_size: int, *, scale_factor: float | None = None, align_corners: bool = False, dtype=np.float32
 ):
-    """Filter centres of PyTorch's separable antialiasing kernels (``_upsample_*_aa``).
-
-    ``center = scale * (o + 0.5)`` rounded to ``dtype`` with ``scale`` from :func:`scale_of`
-    (also with ``align_corners``, whose scale is ``(in - 1) / (out - 1)``); continuous
-    coordinates as in :func:`.pillow.centers`.
-
-    Returns:
-      ``(center [out_size] float64, scale)``.
-    """
+    """Centres of PyTorch's antialias kernels (``_upsample_*_aa``): ``scale * (o + 0.5)`` rounded to
+    ``dtype``, ``scale`` of :func:`scale_of` (``align_corners`` too), continuous coordinates as
+    :func:`.pillow.centers`. Returns ``(center [out_size] float64, scale)``."""
     s = scale_of(in_size, out_size, scale_factor, align_corners, dtype)
     center = (float(s) * (np.arange(out_size) + 0.5)).astype(dtype)
     return center.astype(np.float64), float(s)
@@ -149,7 +129,7 @@ def antialias_centers(
 # --- weights -------------------------------------------------------------------------------------
 
 
-def adaptive_average_taps(in_size: int, out_size: int) -> _weights.Taps:
+def adaptive_average_taps(in_size: int, out_size: int) -> _records.Taps:
     """Adaptive average pooling (``mode='area'``): the mean of ``[start, end)`` with
     ``start = floor(o * in / out)``, ``end = ceil((o + 1) * in / out)`` (exact integer arithmetic,
     ``adaptive_avg_pool1d/2d/3d``)."""
@@ -160,7 +140,7 @@ def adaptive_average_taps(in_size: int, out_size: int) -> _weights.Taps:
     first = np.minimum(start, in_size - k)  # contiguous band of width k inside the input
     index = first[:, None] + np.arange(k)[None, :]
     inside = (index >= start[:, None]) & (index < end[:, None])
-    return _weights.Taps(index.astype(np.int32), np.where(inside, 1.0 / (end - start)[:, None], 0.0), in_size)
+    return _records.Taps(index.astype(np.int32), np.where(inside, 1.0 / (end - start)[:, None], 0.0), in_size)
 
 
 def uint8_precision(weight) -> int:
@@ -174,16 +154,10 @@ def uint8_precision(weight) -> int:
 
 
 def output_sizes(in_sizes, size=None, scale_factor=None, recompute_scale_factor=None, mode="nearest"):
-    """``F.interpolate``'s output spatial sizes and the scale factors the kernels then use.
-
-    ``size`` gives the sizes (no scale factors). ``scale_factor`` gives
-    ``floor(in * scale_factor)``; the kernels use ``1 / scale_factor`` unless
-    ``recompute_scale_factor`` is true (or ``mode='area'``), in which case the scale factors are
-    dropped and the kernels use ``in / out``.
-
-    Returns:
-      ``(sizes, scale_factors)``: lists of ``len(in_sizes)``; ``scale_factors`` entries may be None.
-    """
+    """``F.interpolate``'s output spatial sizes and its kernels' scale factors: ``size``, or
+    ``floor(in * scale_factor)`` with factors kept unless ``recompute_scale_factor`` (or
+    ``mode='area'``) drops them for ``in / out``. Returns ``(sizes, scale_factors)``, lists of
+    ``len(in_sizes)`` (factors may be None)."""
     dim = len(in_sizes)
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
@@ -235,15 +209,13 @@ def axis_record(
     dtype=np.float32,
     two_d: bool = False,
     first_row_only: bool = False,
-) -> _weights.Record | None:
+) -> _records.Record | None:
     """One axis of ``F.interpolate`` as a record, or None (PyTorch copies the axis).
 
-    ``dtype`` is the input's dtype; it decides PyTorch's arithmetic (float64 coordinates for
-    float64 inputs and for uint8 filters, float32 otherwise); ``two_d`` marks an axis of a 4-D
-    input (``nearest`` then takes PyTorch's 2-D shortcuts); ``first_row_only`` gives every output
-    the taps of output 0 (PyTorch's float antialias kernel does that to H when the output width is
-    1). For ``uint8`` filters the weights are PyTorch's int16 ones, ``k / 2**p``
-    (:func:`uint8_precision`).
+    ``dtype`` (the input's) sets PyTorch's "opmath": float64 coordinates for float64 inputs and uint8
+    filters, else float32. ``two_d``: an axis of a 4-D input (``nearest``'s 2-D shortcuts);
+    ``first_row_only``: every output takes output 0's taps (the float antialias kernel on H when
+    the output width is 1). uint8 filters get int16 weights ``k / 2**p`` (:func:`uint8_precision`).
     """
     dtype = np.dtype(dtype)
     if mode in ("nearest", "nearest-exact"):
@@ -253,7 +225,7 @@ def axis_record(
         )
         if out_size == in_size and np.array_equal(idx, np.arange(in_size)):
             return None
-        return _weights.Gather(idx, in_size)
+        return _records.Gather(idx, in_size)
     if mode == "area":
         return None if out_size == in_size else adaptive_average_taps(in_size, out_size)
     arith = np.float64 if dtype in (np.float64, np.uint8) else np.float32
@@ -282,7 +254,7 @@ def axis_record(
         index, weight = np.repeat(index[:1], out_size, axis=0), np.repeat(weight[:1], out_size, axis=0)
     if dtype == np.uint8:
         weight = _rounding.quantize_weights(weight, uint8_precision(weight))
-    return _weights.Taps(index, weight, in_size)
+    return _records.Taps(index, weight, in_size)
 
 
 def torch_interpolate(
@@ -296,39 +268,34 @@ def torch_interpolate(
 ) -> jax.Array:
     """``torch.nn.functional.interpolate`` in JAX: resamples the spatial axes of ``[N, C, *spatial]``.
 
-    Output size: ``size``, or ``floor(in * scale_factor)`` per axis. Scale used by the kernels:
-    ``s = 1 / scale_factor`` when ``scale_factor`` is given and ``recompute_scale_factor`` is not
-    true, else ``s = in / out`` (``(in - 1) / (out - 1)`` with ``align_corners=True``). Per axis,
-    in PyTorch's float32 arithmetic (float64 for float64 inputs and uint8 filters):
+    Output size: ``size``, or ``floor(in * scale_factor)``. The kernels' scale: ``s = 1 /
+    scale_factor`` when given and ``recompute_scale_factor`` is not true, else ``in / out``
+    (``(in - 1) / (out - 1)`` with ``align_corners=True``). Per axis, in PyTorch's float32
+    arithmetic (float64 for float64 inputs and uint8 filters):
 
-    * ``nearest``: ``src = min(floor(o * s), in - 1)`` (4-D inputs: ``src = o`` when
-      ``out == in`` and ``o // 2`` when ``out == 2 in``, as PyTorch's 2-D kernel); ``nearest-exact``:
-      ``src = min(floor(x + 0.5), in - 1)`` with ``x = max(0, s (o + 0.5) - 0.5)``;
-    * ``linear``/``bilinear``/``trilinear``: ``x = s (o + 0.5) - 0.5`` clamped to ``[0, in - 1]``
-      (``x = s o`` with ``align_corners``), 2-tap linear interpolation; an axis with
-      ``out == in`` is copied;
+    * ``nearest``: ``src = min(floor(o * s), in - 1)`` (4-D inputs: ``o`` when ``out == in``,
+      ``o // 2`` when ``out == 2 in``); ``nearest-exact``: ``src = min(floor(x + 0.5), in - 1)``,
+      ``x = max(0, s (o + 0.5) - 0.5)``;
+    * ``linear``/``bilinear``/``trilinear``: 2-tap linear at ``x = s (o + 0.5) - 0.5`` clamped to
+      ``[0, in - 1]`` (``x = s o`` with ``align_corners``); an axis with ``out == in`` is copied;
     * ``bicubic``: Keys cubic (a = -0.75) at the unclamped ``x``, the 4 tap indices clamped to
       the edge (float inputs resample an axis with ``out == in`` too; uint8 copies it);
-    * ``antialias=True`` (``bilinear``, ``bicubic``, ``lanczos``): ``center = s (o + 0.5)``,
-      ``support = r * max(s, 1)`` (r = 1, 2, 3), taps
-      ``[int(center - support + 0.5), int(center + support + 0.5))`` clipped to the input,
-      weights ``K((j - center + 0.5) / max(s, 1))`` normalised (triangle; Keys a = -0.5;
-      Lanczos-3) — Pillow's rule; an axis with ``out == in`` is copied. PyTorch 2.13's float
-      kernel has a bug when the output width is 1: every output row takes the H weights of row
-      0 (rows all equal row 0 of the correct result); this is reproduced (uint8 is correct);
+    * ``antialias=True`` (``bilinear``, ``bicubic``, ``lanczos``): Pillow's window
+      (:func:`.pillow.clipped_window_taps`) around ``center = s (o + 0.5)`` (triangle; Keys
+      a = -0.5; Lanczos-3); an axis with ``out == in`` is copied. PyTorch 2.13's float kernel,
+      reproduced: with an output width of 1, every row takes row 0's H weights (uint8 is right);
     * ``area``: adaptive average pooling, the mean of
       ``[floor(o * in / out), ceil((o + 1) * in / out))``.
 
-    ``uint8`` inputs: nearest modes gather; filters run one pass per axis (W, then H), each in
-    PyTorch's int16 fixed point (``(sum(k x) + 2**(p-1)) >> p``, clamped to [0, 255]).
+    ``uint8`` filters run one pass per axis (W, then H) in PyTorch's int16 fixed point
+    (``(sum(k x) + 2**(p-1)) >> p``, clamped to [0, 255]).
 
     Args:
       input: array ``[N, C, W]``, ``[N, C, H, W]`` or ``[N, C, D, H, W]``; float32/float64 (all
         modes), float16/bfloat16 (no antialias), uint8 (nearest, nearest-exact, bilinear,
         bicubic, lanczos).
       size: int or sequence of 1-3 ints (static): the output spatial size.
-      scale_factor: float or sequence of floats > 0 (static). Exactly one of ``size`` and
-        ``scale_factor``.
+      scale_factor: float or sequence of floats > 0 (static); exactly one of it and ``size``.
       mode: ``"nearest"`` (default), ``"nearest-exact"``, ``"linear"`` (3-D input),
         ``"bilinear"``, ``"bicubic"``, ``"lanczos"`` (4-D), ``"trilinear"`` (5-D), ``"area"``.
       align_corners: for the linear modes and bicubic (``None`` means False); must stay
@@ -342,8 +309,8 @@ def torch_interpolate(
     Raises:
       ValueError: bad mode (with a suggestion), both or neither of ``size``/``scale_factor``,
         wrong lengths, non-positive sizes or factors, an empty output, ``align_corners`` or
-        ``antialias`` where PyTorch refuses them, a mode used with the wrong rank (PyTorch
-        raises NotImplementedError there).
+        ``antialias`` where PyTorch refuses them, a mode with the wrong rank (PyTorch:
+        NotImplementedError).
       TypeError: traced ``size``/``scale_factor``, non-integer sizes, dtypes PyTorch does not
         implement for the mode.
 
@@ -356,9 +323,8 @@ def torch_interpolate(
 
     Source: ``torch/nn/functional.py`` (``interpolate``) and ATen's CPU kernels
     (``aten/src/ATen/native/UpSample.h``, ``native/cpu/UpSampleKernel.cpp``,
-    ``AdaptiveAveragePooling.cpp``). Exactness (measured against torch 2.13 CPU): nearest modes,
-    and all uint8 modes bit-exact; float filters within float32 rounding. The kernels' fused
-    multiply-add is that of PyTorch's AVX2/AVX-512 builds.
+    ``AdaptiveAveragePooling.cpp``). Against torch 2.13 CPU (AVX2/AVX-512 builds): nearest and
+    uint8 modes bit-exact, float filters within float32 rounding.
     """
     mode = _v.choice("mode", mode, MODES)
     antialias = _v.flag("antialias", antialias)
@@ -372,15 +338,14 @@ def torch_interpolate(
         align_corners = _v.flag("align_corners", False if align_corners is None else align_corners)
     if recompute_scale_factor is not None:
         recompute_scale_factor = _v.flag("recompute_scale_factor", recompute_scale_factor)
-    dtype = _dtypes.check_dtype(_dtypes.dtype_of(input), name="input")
-    x = _dtypes.as_array(input)
-    if x.ndim not in (3, 4, 5):
-        raise ValueError(f"input must be [N, C, W], [N, C, H, W] or [N, C, D, H, W] (rank 3-5); got shape {x.shape}.")
+    x, dtype = _frontend.prologue(
+        "input", input, ranks=(3, 4, 5), layout="[N, C, W], [N, C, H, W] or [N, C, D, H, W] (rank 3-5)"
+    )
     in_sizes = [int(n) for n in x.shape[2:]]
     if 0 in in_sizes:
         raise ValueError(f"input has an empty spatial dimension (shape {x.shape}); sizes must be > 0.")
     sizes, factors = output_sizes(in_sizes, size, scale_factor, recompute_scale_factor, mode)
-    _v.check_output_size(list(x.shape[:2]) + list(sizes), "size/scale_factor")
+    _frontend.output_size(list(x.shape[:2]) + list(sizes), "size/scale_factor")
     if antialias and not (mode in _ANTIALIAS_MODES and x.ndim == 4):
         raise ValueError(
             f"antialias=True with mode={mode!r} and a {x.ndim}-D input: anti-alias option is restricted "
@@ -417,6 +382,6 @@ def torch_interpolate(
         if record is not None:
             ops.append((2 + i, record))
     if dtype == np.uint8 and mode not in ("nearest", "nearest-exact"):
-        # PyTorch resamples the last axis first, rounding to uint8 after each pass.
-        return _apply.run(x, sorted(ops, key=lambda op: -op[0]), integer=UINT8_POLICY)
+        # last axis first, rounded after each pass; each axis's ``k / 2**p`` is exact in units of 2**-22
+        return _apply.run(x, sorted(ops, key=lambda op: -op[0]), integer=_pillow.UINT8_POLICY)
     return _apply.run(x, ops)

@@ -18,7 +18,7 @@ taps', so every strategy computes the same sums up to float rounding order.
 when the axis has too few or too many phases or terms to pay off. :func:`polyphase` applies a plan
 with plain jax ops; :func:`polyphase_nd` applies plans of several axes at once (every combination
 of one tap per axis is one strided read of the input: ``W_a X W_b^T`` without an intermediate);
-:class:`Polyphase` is the same map as a forward implementation of :data:`.banded.linear_map_p`,
+:class:`Polyphase` is the same map as a forward implementation of :data:`.primitive.linear_map_p`,
 so the derivative is the banded contraction with the transposed taps.
 
 NaN/Inf locality: a term whose weight is zero in some period where it reads a real input is
@@ -37,18 +37,8 @@ import numpy as np
 from jax import lax
 
 from . import banded as _banded
-
-#: Fewest phases ``L`` worth a plan. Integer decimation (``L = 1``) qualifies: its strided slices
-#: beat banded gathers (2-core x86, alternating in one process: 4K uint8 x1/3 cubic antialias
-#: 35-39 -> 6-9 ms, x0.25 linear antialias 12-14 -> 3-6 ms, float32 8x1024x1024x3 /4 7-11 -> 6-7 ms).
-MIN_PHASES = 1
-#: Most phases ``L`` a plan may have.
-MAX_PHASES = 8
-#: Most slice terms (phases x taps per phase) a plan may have; beyond it compile time grows
-#: with the unrolled terms. Measured alternately in one process (2-core x86) with 16 and 64:
-#: 256 -> 224 linear antialias (7 phases x 3 taps) 20-22 -> 14-19 ms, 8x512x512x3 uint8 -> 384
-#: cubic antialias (21 terms) 16-18 -> 7 ms.
-MAX_TERMS = 32
+from .primitive import Implementation, result_dtype
+from .tuning import Tuning
 
 
 @dataclasses.dataclass(frozen=True)
@@ -121,14 +111,14 @@ def polyphase_plan(
     index: np.ndarray,
     weight: np.ndarray,
     in_size: int,
+    tuning: Tuning,
     *,
-    min_phases: int = MIN_PHASES,
-    max_phases: int = MAX_PHASES,
-    max_terms: int = MAX_TERMS,
+    max_terms: int | None = None,
     atol: float = 1e-12,
 ):
-    """The polyphase form of constant taps, or ``None`` outside ``min_phases..max_phases`` phases
-    or beyond ``max_terms`` terms.
+    """The polyphase form of constant taps, or ``None`` outside the tuning row's
+    ``polyphase_min_phases..polyphase_max_phases`` phases or beyond ``max_terms`` terms (default:
+    the row's ``polyphase_max_terms``; compile time grows with the unrolled terms).
 
     Args:
       index: ``[out, k]`` integer tap indices in ``[0, in_size)``.
@@ -145,7 +135,9 @@ def polyphase_plan(
         return None
     ratio = Fraction(out, in_size)
     phases, step = ratio.numerator, ratio.denominator
-    if not min_phases <= phases <= max_phases:
+    if max_terms is None:
+        max_terms = tuning.polyphase_max_terms
+    if not tuning.polyphase_min_phases <= phases <= tuning.polyphase_max_phases:
         return None
     periods = out // phases  # exact: out / in = L / M in lowest terms
     # [Q, L, k]: row o = q * L + p; tap positions relative to the period's first input q * M
@@ -237,7 +229,7 @@ def _interleave(phases, axis: int):
     return y.reshape(shape[:axis] + (shape[axis] * len(phases),) + shape[axis + 1 :])
 
 
-def _segment(x, parts, dtype):
+def _segment(x, parts, dtype, chains: int):
     """Outputs of the periods ``q0 <= q < q1`` of every part ``(plan, w, axis, q0, q1)`` (one
     part per resampled axis), in ``dtype``.
 
@@ -258,7 +250,7 @@ def _segment(x, parts, dtype):
                 v = _weighted(v, term, w, ph, k, axis, q0, q1, dtype)
             terms.append(v)
         if terms:
-            return _banded.sum_terms(terms)
+            return _banded.sum_terms(terms, chains)
         shape = list(x.shape)
         for _, _, axis, q0, q1 in parts:
             shape[axis] = q1 - q0
@@ -280,20 +272,20 @@ def _bounds(plan: PolyphasePlan, in_size: int) -> list[tuple[int, int]]:
     return [(q0, q1) for q0, q1 in zip(edges[:-1], edges[1:]) if q1 > q0]
 
 
-def polyphase_nd(x, parts, dtype):
+def polyphase_nd(x, parts, dtype, chains: int):
     """Applies polyphase plans along several axes at once: ``parts`` are ``(plan, w, axis)``
     (distinct axes), every term reads ``x`` directly, and no intermediate array is formed.
 
     Each axis's periods are split as in :func:`polyphase` (edge, interior, edge) and the segments
-    are concatenated, the outermost concatenation along the last axis: XLA's CPU loop over the
-    nested concatenation ran 6.5-7.7 ms for a 4K uint8 x0.5 linear antialias resize, 36 ms with
-    the nesting the other way round.
+    are concatenated, the outermost concatenation along the last axis (XLA's CPU loops over the
+    other nesting ran 5x slower).
 
     Args:
       x: array ``[..., in_a, ..., in_b, ...]`` (float, or integer read as it is).
       parts: ``(plan, w, axis)`` per resampled axis: a plan from :func:`polyphase_plan`, its
         ``[L, K, Q]`` weights in ``dtype`` (read only for per-period terms) and the axis.
       dtype: the compute and result dtype.
+      chains: partial sums of the terms (:func:`.banded.sum_terms`).
 
     Returns:
       ``x`` with each part's ``in`` replaced by its ``plan.out_size``, in ``dtype``. A NaN or Inf
@@ -304,7 +296,7 @@ def polyphase_nd(x, parts, dtype):
 
     def assembled(fixed):  # the segments of parts[len(fixed):], given those of parts[:len(fixed)]
         if len(fixed) == len(parts):
-            return _segment(x, [(*part, *q) for part, q in zip(parts, fixed)], dtype)
+            return _segment(x, [(*part, *q) for part, q in zip(parts, fixed)], dtype, chains)
         plan, _, axis = parts[len(fixed)]
         pieces = [assembled(fixed + (q,)) for q in _bounds(plan, x.shape[axis])]
         return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
@@ -317,14 +309,13 @@ def polyphase_nd(x, parts, dtype):
     return assembled(())
 
 
-def polyphase(x, plan: PolyphasePlan, w, axis: int, dtype=None):
+def polyphase(x, plan: PolyphasePlan, w, axis: int, dtype=None, *, chains: int):
     """Applies a polyphase plan along ``axis``.
 
     The periods whose every term reads inside the input (:func:`interior`) are computed from plain
     strided slices; the few periods at either end, whose terms also read the edge element or the
-    zero extension, separately; the segments are concatenated. (Edge pieces concatenated into
-    every term of the whole axis made XLA's CPU loops branch per element: a 4K uint8 x0.5 cubic
-    width pass took 12.5 ms that way, 1.8 ms split.)
+    zero extension, separately; the segments are concatenated (edge pieces concatenated into every
+    term of the whole axis made XLA's CPU loops branch per element).
 
     Args:
       x: array ``[..., in, ...]`` (float, or integer read as it is).
@@ -333,28 +324,41 @@ def polyphase(x, plan: PolyphasePlan, w, axis: int, dtype=None):
         empty) when ``plan.uses_weights`` is false.
       axis: the resampled axis.
       dtype: the compute and result dtype (default ``x``'s).
+      chains: partial sums of the terms (:func:`.banded.sum_terms`).
 
     Returns:
       ``x`` with ``in`` replaced by ``plan.out_size``, in ``dtype``.
     """
     # out = L * (in / M) exactly (L / M is out / in reduced), so the periods tile the output
-    return polyphase_nd(x, [(plan, w, axis)], np.dtype(dtype or x.dtype))
+    return polyphase_nd(x, [(plan, w, axis)], np.dtype(dtype or x.dtype), chains)
 
 
 @dataclasses.dataclass(frozen=True)
-class Polyphase(_banded.Implementation):
-    """:func:`polyphase` as a forward implementation of :data:`.banded.linear_map_p` (operand:
+class Polyphase(Implementation):
+    """:func:`polyphase` as a forward implementation of :data:`.primitive.linear_map_p` (operand:
     the ``[L, K, Q]`` weights, or an empty array when every term is a scalar)."""
 
     plan: PolyphasePlan
     axis: int
+    tuning: Tuning
+
+    @property
+    def axes(self) -> tuple[int, ...]:  # type: ignore[override]
+        return (self.axis,)
+
+    @property
+    def decimation_terms(self) -> int | None:  # type: ignore[override]
+        """The taps of a one-phase plan (integer decimation), else ``None``."""
+        if self.plan.phases != 1:
+            return None
+        return sum(t is not None for t in self.plan.terms[0])
 
     def __call__(self, x, w):
-        dtype = _banded._result_dtype(x.dtype, [w])  # integer x: the weights' float dtype
-        return polyphase(x, self.plan, w.astype(dtype), self.axis, dtype)
+        dtype = result_dtype(x.dtype, [w])  # integer x: the weights' float dtype
+        return polyphase(x, self.plan, w.astype(dtype), self.axis, dtype, chains=self.tuning.sum_chains)
 
     def out_shape(self, shape, operands):
         return tuple(shape[: self.axis]) + (self.plan.out_size,) + tuple(shape[self.axis + 1 :])
 
     def shifted(self, n):
-        return Polyphase(self.plan, self.axis + n)
+        return dataclasses.replace(self, axis=self.axis + n)

@@ -1,0 +1,333 @@
+"""Apply: per-axis records -> the output array, in one jitted application.
+
+Contract: :func:`run` takes ``x`` (a jax array or tracer: the front end's prologue made it one)
+and ``(axis, record)`` pairs (:class:`~..records.Gather` / :class:`~..records.Taps`), asks
+:mod:`.decide` for the pass order and each record's strategy with the backend's tuning row
+(:mod:`.tuning`), prepares one plan per axis (:mod:`.strategies`) and calls :data:`apply`, a
+single jitted function of ``x`` and the plans (weights are arguments, not constants: one
+compilation per structure and shapes) that
+
+* applies the passes :func:`.decide.groups` forms, consecutive linear passes as one chain;
+* computes in the compute dtype of :mod:`..dtypes` (complex: real and imaginary parts apart); a
+  first pass that ``reads_integers`` takes integer input as it is (no float copy of the input);
+* fills rows flagged ``outside`` with ``extrapolation_value``;
+* returns to integer dtypes with the :class:`~..rounding.IntegerPolicy` given — once at the end
+  (default: half to even, saturated), or after every pass in the order given (``per_pass``,
+  ``fixed_point_bits``: the weights are then split for exact fixed-point arithmetic here).
+
+Gathers never pass through float arithmetic (bit exact for every dtype). NaN/Inf locality: a
+non-finite input only affects outputs whose filter gives it a non-zero weight (``banded`` and
+``polyphase`` skip zero weights; a ``matmul`` plan switches to a mask-aware contraction under a
+``lax.cond`` when the input has a non-finite value).
+
+Host planning is cached: constant records (memoised by the front ends' record builders) map to
+their plans, weights already on the device, in a bounded LRU (``HOST.plan_cache_size``).
+Everything is a pure function of its array arguments, so ``jit``, ``vmap`` and ``grad`` (with
+respect to ``x`` and to traced weights) work through it.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable, Sequence
+from typing import cast
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .. import dtypes as _dtypes
+from .. import records as _records
+from .. import rounding as _rounding
+from .. import validation as _v
+from . import decide as _decide
+from . import strategies as _strategies
+from .tuning import HOST, Tuning, tuning_for
+
+
+def _apply(
+    x, plans, *, extrapolation_value, precision, integer, fixed_shifts, tuning, dtype=None, local_nonfinite=True
+):
+    """The jitted application (see the module docstring); ``fixed_shifts[i]`` is the split ``b``
+    of plan ``i`` under a fixed-point policy (``INT32`` for exact int32 arithmetic, else
+    ``None``); ``tuning`` the backend's row; ``dtype`` the output dtype (``None``: ``x``'s);
+    ``local_nonfinite=False`` lets matmul plans spread NaN/Inf as a plain matmul does (no
+    ``lax.cond``, which ``vmap`` turns into both branches)."""
+    dtype = np.dtype(dtype or x.dtype)
+    if all(p.gathers for p in plans):
+        fill = _rounding.scalar_as(extrapolation_value, x.dtype)
+        for p in plans:
+            x = _strategies.apply_pass(x, [p], precision, False, tuning)
+            if p.outside is not None:
+                x = _strategies.mask_rows(x, p.outside, p.axis, fill)
+        return x.astype(dtype)
+    if jnp.iscomplexobj(x):
+        kw = dict(
+            precision=precision,
+            integer=integer,
+            fixed_shifts=fixed_shifts,
+            tuning=tuning,
+            local_nonfinite=local_nonfinite,
+        )
+        real = _apply(jnp.real(x), plans, extrapolation_value=extrapolation_value, **kw)
+        imag = _apply(jnp.imag(x), plans, extrapolation_value=0.0, **kw)
+        return lax.complex(real, imag).astype(x.dtype)
+    if x.dtype.kind in "biu":  # no NaN/Inf can arise from integer input: no zero weight to skip
+        plans = [p.without_masks() for p in plans]
+    integral = dtype.kind in "iu"
+    passes = integral and integer.passes
+    groups = _decide.groups(plans, tuning, separate=passes)
+    groups[0][0] = _decide.first_pass(groups[0][0], _decide.next_band_taps(groups), tuning)
+    int32 = passes and INT32 in fixed_shifts  # exact fixed point in int32 (every pass)
+    cdtype = np.dtype(np.int32) if int32 else _dtypes.compute_dtype(dtype)
+
+    chained = 0 if passes else _decide.chained(groups)
+
+    def fill_outside(y, group):  # the fill is in output units: after any fixed-point rounding
+        for p in group:
+            if p.outside is not None:
+                y = _strategies.mask_rows(y, p.outside, p.axis, extrapolation_value)
+        return y
+
+    def run_all(y, nonfinite):
+        if chained:
+            y = _strategies.chain(y, groups[:chained], tuning)
+        for i, group in enumerate(groups):
+            if i < chained:
+                continue
+            y = _strategies.apply_pass(y, group, precision, nonfinite, tuning)
+            if passes:
+                (p,) = group  # one plan per pass: group i is plan i
+                b = fixed_shifts[i]
+                bits = integer.fixed_point_bits
+                info = np.iinfo(dtype)
+                if b == INT32:  # (2**(bits-1) + sum(x * k)) >> bits, an arithmetic shift
+                    y = jnp.clip((y + (1 << (bits - 1))) >> bits, info.min, info.max)
+                elif b is not None:
+                    y = _rounding.combine_fixed_point(
+                        y, axis=p.axis, b=b, bits=bits, lo=float(info.min), hi=float(info.max)
+                    )
+                elif jnp.issubdtype(y.dtype, jnp.integer):  # a gather between int32 passes
+                    y = jnp.clip(y, info.min, info.max)
+                else:
+                    y = _rounding.round_clip(y, dtype, integer.rounding)
+            y = fill_outside(y, group)
+        # a later pass filters the rows an earlier pass filled, with weights that sum to 1 only up
+        # to rounding: fill them again, so an output outside the input on any axis is the fill
+        for group in groups[:-1]:
+            y = fill_outside(y, group)
+        return y
+
+    # a first pass that reads integers converts inside its fused loop: no float copy of the input
+    y = x if x.dtype.kind in "iu" and plans[0].reads_integers else x.astype(cdtype)
+    matmul = any(p.matmul for p in plans)
+    if matmul and local_nonfinite and jnp.issubdtype(y.dtype, jnp.floating):
+        y = lax.cond(jnp.all(jnp.isfinite(y)), lambda v: run_all(v, False), lambda v: run_all(v, True), y)
+    else:
+        y = run_all(y, False)
+    return _rounding.to_output(y, dtype, integer.rounding)
+
+
+_STATIC = ("extrapolation_value", "precision", "integer", "fixed_shifts", "tuning", "dtype", "local_nonfinite")
+apply = jax.jit(_apply, static_argnames=_STATIC)
+
+#: Programs compiled with a tuning row's compiler options, by the options (``None``: this jax has
+#: no per-function compiler options, or XLA refused them once).
+_WITH_OPTIONS: dict = {}
+
+
+def _top_level() -> bool:
+    """Whether no trace is active: a concrete ``x`` can still be resized inside a caller's ``jit``
+    (a closed-over array), where a ``jit`` with its own compiler options may not be called."""
+    from jax._src import core  # no public equivalent; without it, eager calls keep XLA's defaults
+
+    clean = getattr(core, "trace_state_clean", None)
+    return clean is not None and bool(clean())
+
+
+def _eager(x, plans, **static):
+    """:data:`apply` for a concrete ``x``, compiled with :func:`.decide.compiler_options` unless a
+    trace is active (falls back to the default options, once and for all, on a jax or an XLA that
+    does not know them)."""
+    options = _decide.compiler_options(plans, static["tuning"])
+    if options is None or not _top_level():
+        return apply(x, plans, **static)
+    key = tuple(sorted(options.items()))
+    if key not in _WITH_OPTIONS:
+        try:
+            _WITH_OPTIONS[key] = jax.jit(_apply, static_argnames=_STATIC, compiler_options=options)
+        except TypeError:  # a jax without per-function compiler options
+            _WITH_OPTIONS[key] = None
+    compiled = _WITH_OPTIONS[key]
+    if compiled is None:
+        return apply(x, plans, **static)
+    try:
+        return compiled(x, plans, **static)
+    except Exception as error:  # only an unknown-option error is swallowed
+        if not any(name in str(error) for name in options):
+            raise
+        _WITH_OPTIONS[key] = None
+        return apply(x, plans, **static)
+
+
+#: ``fixed_shifts`` marker: the pass runs in exact int32 arithmetic (:func:`_int32_fixed_point`).
+INT32 = "int32"
+
+
+def _int32_fixed_point(record, bits: int, max_input: float):
+    """The record with integer-valued weights ``k = w * 2**bits`` when ``sum(x * k) + 2**(bits-1)``
+    fits int32 for ``0 <= |x| <= max_input`` (then int32 arithmetic is exact: the integer paths'
+    own rule for 8-bit images: a 32-bit accumulator), else ``None``. No float split, no float copy."""
+
+    def fixed(weight):
+        k = np.asarray(weight, np.float64) * float(1 << bits)
+        np.rint(k, out=k)  # in place: plans of 10**7 taps
+        return k
+
+    exact = record.map_weights(fixed)  # a shared band's patterns, not its expanded rows
+    k = exact.table if isinstance(exact, _records.SharedBand) else exact.weight
+    bound = max_input * float(np.abs(k).sum(axis=1).max(initial=0.0)) + float(1 << (bits - 1))
+    return None if bound >= 2.0**31 else exact
+
+
+def _split_fixed_point(record, bits: int, max_input: float):
+    """A fixed-point record as stacked ``[kh; kl]`` taps (twice the rows) and its split ``b``."""
+    kh, kl, b = _rounding.split_fixed_point(record.weight, bits, max_input)
+    stacked = _records.Taps(np.concatenate([record.index, record.index]), np.concatenate([kh, kl]), record.in_size)
+    return stacked, b
+
+
+def run(
+    x,
+    ops: Sequence[tuple[int, _records.Record]],
+    *,
+    extrapolation_value: float = 0.0,
+    precision=lax.Precision.HIGHEST,
+    strategy: str = "auto",
+    integer: _rounding.IntegerPolicy = _rounding.FINAL_HALF_EVEN,
+    dtype=None,
+    local_nonfinite: bool = True,
+    backend: str | None = None,
+) -> jax.Array:
+    """Plans every axis on the host, then calls the jitted :data:`apply`. Front ends call this.
+
+    Args:
+      x: the input, a jax array or tracer (a front end's prologue converted it).
+      ops: ``(axis, record)`` pairs, one per resampled axis. Under a per-pass integer policy
+        (and for integer ``x``) the passes run in this order; otherwise :func:`.decide.pass_order`.
+      extrapolation_value: fill of rows flagged ``outside``.
+      precision: ``lax.Precision`` of dense contractions.
+      strategy: ``"auto"``, ``"dense"``, ``"banded"`` or ``"polyphase"`` (:mod:`.strategies`).
+      integer: how integer results are rounded (:mod:`.rounding`).
+      dtype: the output dtype, default ``x``'s. A float ``dtype`` for integer ``x`` returns the
+        filtered values unrounded (jax.image's rule) without a float copy of ``x`` first.
+      local_nonfinite: NaN/Inf reach only the outputs that weight them (default); ``False``:
+        dense contractions are plain matmuls (a NaN spreads along its row and column, as in
+        ``jax.image``) — cheaper under ``vmap``.
+      backend: the tuning row to plan with (default: ``jax.default_backend()``'s); the program
+        still runs on the default device.
+
+    Returns:
+      The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
+      ``dtype``).
+    """
+    strategy = _v.choice("strategy", strategy, _decide.STRATEGY_NAMES)
+    tuning = tuning_for(jax.default_backend() if backend is None else backend)
+    dtype = np.dtype(dtype or x.dtype)
+    if not ops:
+        return x.astype(dtype)
+    if dtype.kind in "iu" and integer.passes:
+        ops = list(ops)
+    else:
+        ops = _decide.pass_order(ops, x.shape, tuning, dense=_decide.dense_order(strategy, tuning))
+    plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
+    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
+        plans, application = _fetched(plans.host), cast(Callable, apply)
+    else:
+        plans, application = plans.device(), _eager
+    return application(
+        x,
+        plans,
+        extrapolation_value=float(extrapolation_value),
+        precision=precision,
+        integer=integer,
+        fixed_shifts=shifts,
+        tuning=tuning,
+        dtype=None if dtype == x.dtype else dtype,
+        local_nonfinite=local_nonfinite,
+    )
+
+
+def _fetched(plans):
+    """``plans`` with the concrete arrays :func:`.decide.fetched` names read by a host callback
+    (program constants cost lowering and compile time with their bytes)."""
+
+    def fetch(a, p):
+        if isinstance(a, (np.ndarray, jax.Array)) and not isinstance(a, jax.core.Tracer) and _decide.fetched(a, p):
+            host = np.asarray(a)
+            return jax.pure_callback(lambda: host, jax.ShapeDtypeStruct(host.shape, host.dtype))
+        return a
+
+    return [jax.tree_util.tree_map(lambda a, p=p: fetch(a, p), p) for p in plans]
+
+
+#: Plans of constant records (``HOST.plan_cache_size``, least recently used dropped first); records
+#: hash by identity, so the memoised record builders (:func:`..records.memoized`) make calls hit.
+_PLAN_CACHE: collections.OrderedDict = collections.OrderedDict()
+
+
+def _constant(record) -> bool:
+    return (
+        isinstance(record, _records.Taps)
+        and record.constant
+        or (isinstance(record, _records.Gather) and isinstance(record.index, np.ndarray))
+    )
+
+
+class _Plans:
+    """The plans of one call: ``host`` (numpy arrays; what a caller's trace fetches or embeds) and
+    :meth:`device`, the same put on the device once, on the first eager call that needs them (numpy
+    leaves would be transferred on every call)."""
+
+    def __init__(self, host):
+        self.host, self._device = host, None
+
+    def device(self):
+        if self._device is None:
+            with jax.ensure_compile_time_eval():  # concrete arrays even when called under a trace
+                self._device = jax.device_put(self.host)  # one batched transfer of every leaf
+        return self._device
+
+
+def _plans(ops: tuple, strategy: str, dtype: np.dtype, integer, tuning: Tuning):
+    """``(plans, fixed_shifts)`` of ``ops``: host work (strategy choice, transposed taps,
+    polyphase tables), cached for constant records (:class:`_Plans`: host arrays, and their device
+    copies once an eager call asks)."""
+    key = (ops, strategy, dtype.str, integer, tuning, bool(jax.config.jax_enable_x64))  # type: ignore[attr-defined]
+    cacheable = all(_constant(record) for _, record in ops)
+    if cacheable and key in _PLAN_CACHE:
+        _PLAN_CACHE.move_to_end(key)
+        return _PLAN_CACHE[key]
+    cdtype = _dtypes.compute_dtype(dtype)
+    integral = dtype.kind in "iu"
+    fixed = integral and integer.fixed_point_bits is not None
+    if fixed:
+        bits, max_input = integer.fixed_point_bits, float(max(np.iinfo(dtype).max, -np.iinfo(dtype).min))
+        exact = [_int32_fixed_point(r, bits, max_input) if isinstance(r, _records.Taps) else None for _, r in ops]
+        int32 = all(e is not None for e, (_, r) in zip(exact, ops) if isinstance(r, _records.Taps))
+    plans, shifts = [], []
+    for i, (axis, record) in enumerate(ops):
+        b = None
+        if fixed and int32 and isinstance(record, _records.Taps):
+            record, b, cdtype = exact[i], INT32, np.dtype(np.int32)
+        elif fixed and isinstance(record, _records.Taps):
+            record, b = _split_fixed_point(record, integer.fixed_point_bits, float(np.iinfo(dtype).max))
+        plans.append(_strategies.plan(axis, record, strategy, cdtype, tuning))
+        shifts.append(b)
+    result = (_Plans(plans), tuple(shifts))
+    if cacheable:
+        _PLAN_CACHE[key] = result
+        while len(_PLAN_CACHE) > HOST.plan_cache_size:
+            _PLAN_CACHE.popitem(last=False)
+    return result

@@ -1,0 +1,216 @@
+"""The one place that decides how a resize runs, from records, plans and a :class:`~.tuning.Tuning`.
+
+Contract: every choice of the execution layer is a function here, of the plans' capabilities
+(``fusable``, ``linear``, ``taps``, ...) and one backend's tuning row; implementations ask, they
+do not decide. Host-time choices: the strategies a record tries (:func:`strategies`), the pass
+order (:func:`pass_order`), which plans share a pass (:func:`groups`), which passes run as one
+chain (:func:`chained`), whether a first pass may become a row loop (:func:`first_pass`), the
+compiler options of an eager call (:func:`compiler_options`), which plan arrays a caller's trace
+fetches (:func:`fetched`). Trace-time choices, on shapes only known there (``vmap`` adds axes):
+the looped form of a wide band (:func:`loop_form`), the CPU row loop (:func:`row_loop`), and a
+chain's blocks or fused decimation (:func:`chain_form`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+
+import numpy as np
+
+from .. import records as _records
+from .tuning import HOST, Tuning
+
+#: What a requested strategy tries, in order; ``"auto"`` comes from the tuning row.
+REQUESTED = {"dense": ("dense",), "banded": ("banded",), "polyphase": ("polyphase", "banded")}
+#: Accepted values of the ``strategy=`` argument of the front ends.
+STRATEGY_NAMES = ("auto", "dense", "banded", "polyphase")
+
+
+def strategies(record, requested: str, tuning: Tuning) -> tuple[str, ...]:
+    """The strategies a record tries, in order: nearest records gather; a filter record takes the
+    requested strategy (with polyphase falling back to banded), or the tuning row's ``auto`` —
+    banded first for a constant filter of at least ``wide_min_taps`` taps."""
+    if isinstance(record, _records.Gather):
+        return ("gather",)
+    if requested != "auto":
+        return REQUESTED[requested]
+    wide = tuning.wide_min_taps is not None and record.constant and record.width >= tuning.wide_min_taps
+    return ("banded",) if wide else tuning.auto
+
+
+def dense_fits(record) -> bool:
+    """Whether a record's dense matrix stays within ``HOST.max_dense_elements``."""
+    return record.out_size * record.in_size <= HOST.max_dense_elements
+
+
+def lazy_transpose(record) -> bool:
+    """Whether a constant band builds its transposed taps only when a gradient asks."""
+    return record.out_size * record.width >= HOST.lazy_transpose_taps
+
+
+def dense_order(requested: str, tuning: Tuning) -> bool:
+    """Whether the pass order is costed as dense contractions (a matmul reads whole rows)."""
+    return requested == "dense" or (requested == "auto" and tuning.auto[0] == "dense")
+
+
+def _shrink_first(pair):
+    """Shrink first; between equal upsampling ratios the inner axis first (its output
+    interleaves the shortest runs, so it should write the smaller array)."""
+    axis, record = pair
+    ratio = record.out_size / max(record.in_size, 1)
+    return (ratio, -axis if ratio > 1 else axis)
+
+
+def _work(ops, shape, dense: bool, tuning: Tuning) -> float:
+    """Modelled work of ``ops`` in this order: per pass, output elements x taps (``in_size`` for a
+    matrix), gathers along runs shorter than ``short_run`` costed ``short_run_cost`` times."""
+    shape = list(shape)
+    total = 0.0
+    for axis, record in ops:
+        shape[axis] = record.out_size
+        taps = (record.in_size if dense else record.width) if isinstance(record, _records.Taps) else 1
+        run = int(np.prod(shape[axis + 1 :], dtype=np.float64))
+        short = not dense and run < tuning.short_run  # a matmul does not gather
+        total += float(np.prod(shape, dtype=np.float64)) * taps * (tuning.short_run_cost if short else 1.0)
+    return total
+
+
+def pass_order(ops, shape, tuning: Tuning, *, dense: bool = False) -> list:
+    """The order of least modelled work; ties keep shrink-first; beyond ``max_costed_axes`` axes,
+    shrink-first."""
+    ops = sorted(ops, key=_shrink_first)
+    if len(ops) > tuning.max_costed_axes:
+        return ops
+    return list(min(itertools.permutations(ops), key=lambda perm: _work(perm, shape, dense, tuning)))
+
+
+def groups(plans, tuning: Tuning, *, separate: bool) -> list[list]:
+    """The passes: consecutive fusable plans share one while their tap counts multiply to at most
+    ``fuse_max_taps`` (never when ``separate``: a per-pass integer policy)."""
+    out: list[list] = []
+    taps = 0
+    last_fusable = False
+    for p in plans:
+        fusable = not separate and p.fusable
+        if fusable and out and last_fusable and taps * p.taps <= tuning.fuse_max_taps:
+            out[-1].append(p)
+            taps *= p.taps
+        else:
+            out.append([p])
+            taps = p.taps if fusable else 0
+        last_fusable = fusable
+    return out
+
+
+def next_band_taps(passes) -> int:
+    """The taps of the band reading the first pass's output: the product of the second pass's tap
+    counts when the first pass is one plan and the second fusable bands; else 0."""
+    if len(passes) < 2 or len(passes[0]) != 1 or not all(p.fusable for p in passes[1]):
+        return 0
+    return int(np.prod([p.taps for p in passes[1]]))
+
+
+def first_pass(plan, next_taps: int, tuning: Tuning):
+    """``plan`` as the first pass (it reads the row-major input): a fusable band is marked so that
+    its CPU lowering may run :func:`row_loop`, where the row has one. Later passes read arrays
+    whose layout XLA chooses; a row loop there made XLA transpose them."""
+    if tuning.row_loop_min_taps is None or not plan.fusable:
+        return plan
+    return plan.as_first_pass(next_taps)
+
+
+def chained(passes) -> int:
+    """How many leading passes run as one chain: the longest prefix of passes that are each one
+    constant linear map without extrapolated rows, if at least two (else 0)."""
+    n = 0
+    while n < len(passes) and all(p.linear and p.outside is None for p in passes[n]):
+        n += 1
+    return n if n >= 2 else 0
+
+
+def compiler_options(plans, tuning: Tuning) -> dict | None:
+    """XLA options of an eager call's own compilation, or ``None`` (XLA's defaults): the row's
+    options unless a plan asks for the defaults (polyphase interleaving ran slower without the
+    fusion emitters)."""
+    if not tuning.compiler_options or any(p.default_compiler for p in plans):
+        return None
+    return dict(tuning.compiler_options)
+
+
+def fetched(array, plan) -> bool:
+    """Whether a caller's trace reads a concrete plan array through a host callback instead of a
+    constant: from ``HOST.fetch_min_bytes``, and every array of a plan that asks (a shared band,
+    whose expanded rows XLA would constant-fold at compile time)."""
+    return plan.fetch_all or array.nbytes >= HOST.fetch_min_bytes
+
+
+def unrolled(k: int, tuning: Tuning) -> bool:
+    """Whether ``k`` taps on one axis are unrolled (else looped: compile time stops growing)."""
+    return k <= tuning.max_unrolled_taps
+
+
+def loop_form(shape, axis: int, out: int, k: int, tuning: Tuning) -> tuple[bool, int]:
+    """``(small, c)`` of the looped form of ``k`` taps along ``axis`` of ``shape``: ``small`` when one
+    tap's gather has fewer than ``small_tap`` elements (then ``c`` taps are gathered at once, up to
+    ``loop_elements`` elements), else ``c`` unrolled taps per iteration (``loop_chunk``, or
+    ``loop_chunk_long_runs`` along runs of at least ``short_run``)."""
+    rest = int(np.prod(shape, dtype=np.int64)) // max(int(shape[axis]), 1)
+    small = out * rest < tuning.small_tap
+    if small:
+        return True, max(1, min(k, tuning.loop_elements // max(out * rest, 1)))
+    run = int(np.prod(shape[axis + 1 :], dtype=np.int64))
+    return False, tuning.loop_chunk if run < tuning.short_run else tuning.loop_chunk_long_runs
+
+
+def _cpu_threads() -> int:
+    """The CPU threads this process may use (its affinity where the OS reports it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # no affinity API (macOS, Windows)
+        return os.cpu_count() or 1
+
+
+def row_loop(shape, axis: int, k: int, out: int, next_taps: int, tuning: Tuning) -> bool:
+    """Whether a marked first-pass band (``k`` taps into ``out`` rows along ``axis`` of ``shape``)
+    runs as the CPU row loop: runs of at least ``row_loop_min_run``, at most
+    ``max_unrolled_taps`` taps and at most ``row_loop_max_threads`` threads, and at least
+    ``row_loop_min_taps`` taps — ``row_loop_min_taps_before_band`` when the next band has at most
+    ``xla_max_duplication`` taps and the pass does ``row_loop_before_band_min_work`` multiply-adds
+    (XLA would recompute this pass once per tap of that band)."""
+    if tuning.row_loop_min_taps is None:
+        return False
+    run = int(np.prod(shape[axis + 1 :], dtype=np.int64))
+    outer = int(np.prod(shape[:axis], dtype=np.int64))
+    work = outer * out * run * k
+    duplicated = 0 < next_taps <= tuning.xla_max_duplication and work >= tuning.row_loop_before_band_min_work
+    least = tuning.row_loop_min_taps_before_band if duplicated else tuning.row_loop_min_taps
+    return (
+        least <= k <= tuning.max_unrolled_taps
+        and run >= tuning.row_loop_min_run
+        and int(shape[axis]) > 0
+        and _cpu_threads() <= tuning.row_loop_max_threads
+    )
+
+
+def chain_form(parts, first_out_bytes: int, tuning: Tuning) -> str | None:
+    """How a chain of passes (``parts``: implementations) runs on CPU: ``"fused"`` — two
+    one-phase polyphase passes on different axes of at most ``fused_max_terms`` terms together as
+    one pass over both axes; ``"blocks"`` — the first pass in blocks of output rows when every
+    later pass loops well; ``None`` — the passes in turn. Both forms need a first output of at
+    least ``block_min_bytes`` (below it the loop only costs)."""
+    if tuning.block_min_bytes is None or first_out_bytes < tuning.block_min_bytes:
+        return None
+    terms = [p.decimation_terms for p in parts]
+    if (
+        tuning.fused_max_terms is not None
+        and len(parts) == 2
+        and None not in terms
+        and parts[0].axes != parts[1].axes
+        and math.prod(terms) <= tuning.fused_max_terms
+    ):
+        return "fused"
+    if len(parts) >= 2 and all(p.loops_well for p in parts[1:]):
+        return "blocks"
+    return None

@@ -1,0 +1,190 @@
+"""The tuning table: every threshold of the execution layer, one frozen row per backend.
+
+Contract: :data:`TUNING` maps a backend (``"cpu"``, ``"gpu"``, ``"tpu"``) to a :class:`Tuning`;
+:func:`tuning_for` resolves a jax backend name to its row. :mod:`.decide` reads these rows and
+nothing else reads a threshold. :data:`HOST` holds the host-side limits (weights, plans, caches),
+which do not depend on the device. Each field says what it bounds and why; the measurements that
+set it are in ``benchmarks/RESULTS.md`` under the section named in its comment.
+
+A value not measured on a backend is listed in that row's ``not_measured``; such rows never turn
+on a CPU-only form (row loops, row blocks, the fused two-axis decimation, CPU compiler options).
+A new backend is one new row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+#: CPU, GPU, TPU: the strategies ``"auto"`` tries for a filter record, in order.
+_SLICES_FIRST = ("polyphase", "banded")
+
+
+@dataclasses.dataclass(frozen=True)
+class Tuning:
+    """One backend's thresholds (hashable: a static argument of the jitted application)."""
+
+    backend: str
+    #: What set the row: the machine it was measured on.
+    measured_on: str
+    #: Fields whose value was not measured on this backend (copied from the CPU row or a default).
+    not_measured: tuple[str, ...] = ()
+
+    # -- strategy (decide.strategies) --
+    #: Strategies ``"auto"`` tries for a filter record; the first eligible that does not decline
+    #: wins. Dense leads on TPU (matmul units); elsewhere slices and gathers do less work.
+    #: RESULTS.md "Photos after polyphase integer decimation", "GPU: NVIDIA H200".
+    auto: tuple[str, ...] = _SLICES_FIRST
+    #: Constant filters of at least this many taps per output go banded first (its CPU row loop
+    #: wins on large shrinks); ``None``: no such rule. RESULTS.md "Row loop for a large shrink".
+    wide_min_taps: int | None = 12
+    #: Polyphase plans take ``min_phases..max_phases`` phases and at most ``max_terms`` slice terms
+    #: (compile time grows with the terms). RESULTS.md "Photos after polyphase integer decimation".
+    polyphase_min_phases: int = 1
+    polyphase_max_phases: int = 8
+    polyphase_max_terms: int = 32
+
+    # -- pass order and grouping (decide.pass_order, decide.groups) --
+    #: Pass order costs a gather along an axis whose contiguous run is shorter than ``short_run``
+    #: at ``short_run_cost`` times an outer-axis tap (12 MP uint8 -> 224: 0.52 vs 0.21 ns).
+    #: RESULTS.md "Irregular-ratio photo rows".
+    short_run: int = 16
+    short_run_cost: float = 2.5
+    #: Up to this many resampled axes every pass order is costed; beyond, shrink-first.
+    max_costed_axes: int = 4
+    #: Consecutive constant bands share one pass while their tap counts multiply to at most this.
+    #: RESULTS.md "Passes that XLA fused back together".
+    fuse_max_taps: int = 16
+
+    # -- the summation and the looped form (banded) --
+    #: Interleaved partial sums of a band's terms (no chain of k - 1 dependent adds).
+    #: RESULTS.md "Dependent adds".
+    sum_chains: int = 4
+    #: Above this many taps on one axis the taps run in a loop (compile time stops growing).
+    max_unrolled_taps: int = 64
+    #: Unrolled taps per loop iteration along a short-run axis / a long-run axis (row copies: a
+    #: smaller body compiles faster for the same speed). RESULTS.md "Extreme shrinks".
+    loop_chunk: int = 8
+    loop_chunk_long_runs: int = 2
+    #: A tap's gather of fewer than ``small_tap`` elements is batched: ``loop_elements`` gathered
+    #: elements per iteration (10**6 -> 3 shrinks: the loop overhead would dominate).
+    small_tap: int = 4096
+    loop_elements: int = 1 << 22
+
+    # -- CPU row loop (decide.row_loop); None: never --
+    #: A first-pass band of at least this many taps over runs of at least ``row_loop_min_run``
+    #: elements runs one output row per iteration, where XLA has at most ``row_loop_max_threads``
+    #: threads (the loop is one thread; the gather splits across threads).
+    #: RESULTS.md "Row loop for a large shrink's first pass".
+    row_loop_min_taps: int | None = None
+    row_loop_min_run: int = 1024
+    row_loop_max_threads: int = 2
+    #: XLA's CPU fusion copies a producer into a consumer indexing it at most this many times
+    #: (``kAllowedCodeDuplication``): a first pass read by such a band becomes a row loop from
+    #: ``row_loop_min_taps_before_band`` taps when it does at least ``row_loop_before_band_min_work``
+    #: multiply-adds (the loop compiles longer). RESULTS.md "Passes that XLA fused back together".
+    xla_max_duplication: int = 15
+    row_loop_min_taps_before_band: int = 2
+    row_loop_before_band_min_work: int = 1 << 22
+
+    # -- CPU row blocks and the fused decimation (decide.chain_form); None: never --
+    #: A chain whose first pass's output takes at least this many bytes (glibc's largest mmap
+    #: threshold) runs in blocks of about ``block_bytes`` of it. RESULTS.md "Large intermediates".
+    block_min_bytes: int | None = None
+    block_bytes: int = 4 << 20
+    #: Two one-phase polyphase passes of at most this many terms together, above
+    #: ``block_min_bytes``, run as one pass over both axes. RESULTS.md "Two decimations as one pass".
+    fused_max_terms: int | None = None
+
+    # -- compilation (decide.compiler_options) --
+    #: XLA options of an eager call's own compilation (not for polyphase plans; never inside a
+    #: caller's trace). RESULTS.md "First calls".
+    compiler_options: tuple[tuple[str, object], ...] = ()
+
+
+@dataclasses.dataclass(frozen=True)
+class Host:
+    """Host-side limits, the same on every backend."""
+
+    #: Largest dense weight matrix built (entries; 128 MiB of float64).
+    max_dense_elements: int = 1 << 24
+    #: From this many taps (``out * k``) a band's transposed taps are built only when a gradient
+    #: asks (extreme shrinks plan faster). RESULTS.md "Extreme shrinks".
+    lazy_transpose_taps: int = 1 << 20
+    #: Inside a caller's trace, plan arrays of at least this many bytes are read by a host
+    #: callback instead of becoming program constants (lowering time grows with their bytes).
+    fetch_min_bytes: int = 1 << 20
+    #: Plans kept for constant records (least recently used dropped first).
+    plan_cache_size: int = 128
+    #: Records kept by each memoised record builder (least recently used dropped first).
+    record_cache_size: int = 256
+    #: Host filter taps are built this many output rows at a time (bounds the temporaries).
+    chunk_rows: int = 1 << 16
+    #: Host windows wider than this many taps are evaluated straight onto their band and kept as a
+    #: shared band (applied in a loop, never expanded).
+    wide_window: int = 64
+    #: Wide windows are evaluated a tile of this many weights at a time (cache-sized temporaries:
+    #: a 10**7-weight band costs a few passes over memory, not dozens).
+    tile_elements: int = 1 << 14
+    #: Axes with at least this many outputs evaluate their kernel once per class of rows that see
+    #: the same distances (a rational ratio repeats a few phases: 2**20 -> 2**22 has 4).
+    class_min_rows: int = 16
+
+
+_CPU_ONLY = (
+    "row_loop_min_taps",
+    "row_loop_min_run",
+    "row_loop_max_threads",
+    "xla_max_duplication",
+    "row_loop_min_taps_before_band",
+    "row_loop_before_band_min_work",
+    "block_min_bytes",
+    "block_bytes",
+    "fused_max_terms",
+    "compiler_options",
+)
+#: What the H200 run varied: the strategies (dense never fastest; auto within noise of the fastest
+#: forced strategy on 12 of 16 rows, slower on 256 -> 224 and 4K x0.5 bilinear antialias).
+_MEASURED_ON_GPU = ("auto",)
+
+
+def _unmeasured(*measured: str) -> tuple[str, ...]:
+    skip = ("backend", "measured_on", "not_measured", *_CPU_ONLY, *measured)
+    return tuple(f.name for f in dataclasses.fields(Tuning) if f.name not in skip)
+
+
+#: The rows. CPU: measured on a 2-core x86 VM (RESULTS.md). GPU: one H200 run of
+#: ``benchmarks/device_check.py`` ("GPU: NVIDIA H200"); what it did not vary is listed as not
+#: measured (CPU values). Neither accelerator row turns on a CPU-only form.
+TUNING: dict[str, Tuning] = {
+    "cpu": Tuning(
+        "cpu",
+        "2-core x86 CPU (RESULTS.md)",
+        row_loop_min_taps=24,
+        block_min_bytes=32 << 20,
+        fused_max_terms=16,
+        compiler_options=(("xla_cpu_use_fusion_emitters", False),),
+    ),
+    "gpu": Tuning(
+        "gpu",
+        "NVIDIA H200, one device_check run (RESULTS.md 'GPU: NVIDIA H200')",
+        not_measured=_unmeasured(*_MEASURED_ON_GPU),
+    ),
+    # matmul units make dense cheap: dense first, and no wide-filter rule (as before any TPU run)
+    "tpu": Tuning(
+        "tpu", "not measured", not_measured=_unmeasured(), auto=("dense", *_SLICES_FIRST), wide_min_taps=None
+    ),
+}
+
+HOST = Host()
+
+
+def tuning_for(backend: str | None) -> Tuning:
+    """The row of a jax backend name (``jax.default_backend()``: ``"cpu"``, ``"gpu"``, ``"tpu"``;
+    ``"cuda"``/``"rocm"`` and other accelerators take the GPU row, which has no CPU-only form).
+
+    Raises:
+      ValueError: ``backend`` not a string.
+    """
+    if not isinstance(backend, str):
+        raise ValueError(f"backend must be a jax backend name such as 'cpu', 'gpu' or 'tpu'; got {backend!r}.")
+    return TUNING.get(backend.lower(), TUNING["gpu"])
