@@ -81,6 +81,9 @@ def _parse(argv):
     p.add_argument("--output", help="also write the report to this Markdown file")
     p.add_argument("--blocks", nargs="*", choices=BLOCK_KEYS, help="run only these exactness blocks")
     p.add_argument("--no-speed", action="store_true", help="skip the speed section")
+    p.add_argument(
+        "--dense", action="store_true", help="also time the dense strategy (never fastest on the GPU; slow to compile)"
+    )
     p.add_argument("--torch-device", help=argparse.SUPPRESS)  # e.g. cpu:0, to run the device-side code on CPU
     return p.parse_args(argv)
 
@@ -89,13 +92,19 @@ def _parse(argv):
 # helpers
 
 
+#: Timed calls of one speed cell stop after this many seconds (at least 3 calls): slow cells (the
+#: dense strategy on photos) would otherwise take most of the check's time.
+CELL_SECONDS = 1.0
+
+
 def _ms(fn, repeats: int, sync=lambda: None) -> float:
-    """Median of ``repeats`` timed calls after two warm-up calls; ``fn`` must block (or ``sync``)."""
+    """Median of ``repeats`` timed calls (fewer, at least 3, past ``CELL_SECONDS``) after two warm-up
+    calls; ``fn`` must block (or ``sync``)."""
     fn()
     fn()
     sync()
-    times = []
-    for _ in range(repeats):
+    times: list[float] = []
+    while len(times) < repeats and (len(times) < 3 or sum(times) < CELL_SECONDS):
         t0 = time.perf_counter()
         fn()
         sync()
@@ -619,7 +628,7 @@ def _import_benchmarks():
         sys.argv = argv
 
 
-def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw):
+def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=False):
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -671,6 +680,9 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw):
     first = time.perf_counter() - t0
     cells["auto"] = _ms(lambda: jax.block_until_ready(call()), repeats)
     for strategy in ("dense", "banded", "polyphase"):
+        if strategy == "dense" and not dense:
+            cells[strategy] = None
+            continue
         try:
             c = jitted(ours(strategy))
             cells[strategy] = _ms(lambda c=c: jax.block_until_ready(c()), repeats)
@@ -781,7 +793,7 @@ def _photo_cached(hw):
 
 SPEED_HEADER = (
     "| workload | jax_resize auto ms | dense ms | banded ms | polyphase ms | fastest forced | torch ms | "
-    "torchvision v2 ms | jax.image ms | auto / fastest peer | auto GB/s | % of copy | first call s |"
+    "torchvision v2 ms | jax.image ms | auto / fastest peer | auto GB/s | % of copy | first call s | row s |"
 )
 
 
@@ -799,7 +811,9 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
         f"Copy bandwidth ({'jitted `x + 1` on 1 GiB float32' if accel else 'numpy copy of 64 MiB'}, read + write): "
         f"{bw:.1f} GB/s. Medians of {repeats} calls after 2 warm-up calls, synchronised; photos are uint8 "
         f"(HxWx3) in batches of {batch}; torch: F.interpolate, the faster of NCHW and channels-last; "
-        "jax.image converts uint8 to float32 inside its jit; first call = trace + compile + run of auto."
+        "jax.image converts uint8 to float32 inside its jit; first call = trace + compile + run of auto; "
+        f"a cell stops timing after {CELL_SECONDS:.0f} s (at least 3 calls); the dense strategy only with "
+        "--dense."
     )
     out()
     out(SPEED_HEADER)
@@ -809,14 +823,24 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
         if time.perf_counter() - start > args.budget_s:
             out(f"| {w.name} | skipped: past the {args.budget_s:.0f} s budget |")
             continue
+        row_start = time.perf_counter()
         try:
             row, ratio, frac, n = speed_row(
-                kind, w, batch=batch, repeats=repeats, accel=accel, torch=torch, tdev=tdev, tv=tv, bw=bw
+                kind,
+                w,
+                batch=batch,
+                repeats=repeats,
+                accel=accel,
+                torch=torch,
+                tdev=tdev,
+                tv=tv,
+                bw=bw,
+                dense=args.dense,
             )
         except Exception as e:
             out(f"| {w.name} | failed: {type(e).__name__}: {str(e).splitlines()[0][:120]} |")
             continue
-        out(row)
+        out(f"{row} {time.perf_counter() - row_start:.1f} |")
         if ratio is not None:
             ratios.append(ratio)
         fractions.append(frac)

@@ -2,13 +2,8 @@
 
 Contract: every choice of the execution layer is a function here, of the plans' capabilities
 (``fusable``, ``linear``, ``taps``, ...) and one backend's tuning row; implementations ask, they
-do not decide. Host-time choices: the strategies a record tries (:func:`strategies`), the pass
-order (:func:`pass_order`), which plans share a pass (:func:`groups`), which passes run as one
-chain (:func:`chained`), whether a first pass may become a row loop (:func:`first_pass`), the
-compiler options of an eager call (:func:`compiler_options`), which plan arrays a caller's trace
-fetches (:func:`fetched`). Trace-time choices, on shapes only known there (``vmap`` adds axes):
-the looped form of a wide band (:func:`loop_form`), the CPU row loop (:func:`row_loop`), and a
-chain's blocks or fused decimation (:func:`chain_form`).
+do not decide. Choices on shapes known only when a program is traced (``vmap`` adds axes) are
+asked at trace time: :func:`loop_form`, :func:`row_loop`, :func:`chain_form`.
 """
 
 from __future__ import annotations

@@ -13,14 +13,8 @@ Contract: a :class:`Strategy` is ``(eligible, prepare, apply)``:
 and ``polyphase`` (:class:`~..records.Taps`); :func:`plan` walks the order that
 :func:`.decide.strategies` gives. Plans are pytrees (arrays are leaves, the rest static) and
 expose capabilities (:class:`Capabilities`) that :mod:`.decide` and :mod:`.apply` read instead of
-telling plan classes apart.
-
-* ``dense``: ``W: [out, in]`` contracted with ``lax.dot_general``; never above
-  ``HOST.max_dense_elements``. NaN/Inf locality: with ``nonfinite`` the finite part is contracted
-  and the non-finite outputs are rebuilt from matmuls of the NaN/+Inf/-Inf masks.
-* ``banded``: ``k`` gathers fused into multiply-adds (:mod:`.banded`), ``O(out * k)`` work.
-* ``polyphase``: strided slices for rational ratios (:mod:`.polyphase`).
-* ``gather``: ``jnp.take``, or a broadcast / strided slice for regular index patterns.
+telling plan classes apart. Dense NaN/Inf locality: with ``nonfinite`` the finite part is
+contracted and the non-finite outputs are rebuilt from matmuls of the NaN/+Inf/-Inf masks.
 """
 
 from __future__ import annotations
@@ -68,23 +62,20 @@ def register(strategy: Strategy) -> Strategy:
 
 
 class Capabilities:
-    """What a plan can do, read by :mod:`.decide` and :mod:`.apply` (defaults: none of it)."""
+    """What a plan can do, read by :mod:`.decide` and :mod:`.apply` (defaults: none of it):
+    ``fusable`` (may share a pass with neighbouring bands), ``linear`` (one constant linear map:
+    may join a chain), ``gathers`` (copies, no arithmetic), ``reads_integers`` (converts integer
+    input inside its fused loop), ``matmul`` (a NaN spreads along its row unless masked),
+    ``default_compiler`` (keeps XLA's default options), ``fetch_all`` (every array fetched by host
+    callback inside a caller's trace), ``taps`` (per output; 0: not a band)."""
 
-    #: A constant band without extrapolated rows: may share a pass with its neighbours.
     fusable = False
-    #: One constant linear map (:func:`linear_map_parts`): may join a chain of passes.
     linear = False
-    #: Copies elements (no arithmetic): exact for every dtype.
     gathers = False
-    #: As a first pass, reads integer input as it is and converts inside its fused loop.
     reads_integers = False
-    #: A matrix product: a NaN spreads along its row unless the mask-aware form runs.
     matmul = False
-    #: Its eager compilation keeps XLA's default options.
     default_compiler = False
-    #: Inside a caller's trace, all of its arrays are fetched by a host callback.
     fetch_all = False
-    #: Taps per output (0: not a band).
     taps = 0
 
     def without_masks(self):
