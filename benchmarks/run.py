@@ -12,11 +12,11 @@ the last two columns list every process's ratios, since page faults and huge-pag
 move single runs by up to 3x on a shared 2-core machine.
 
 Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output benchmarks/RESULTS.md]
-[--section tensors|photos|ragged|shrinks|first|all]`` (photos: benchmarks/photos.py, one fresh process per row;
+[--section tensors|photos|ragged|shrinks|first|streams|all]`` (photos: benchmarks/photos.py, one fresh process per row;
 ragged: benchmarks/ragged.py, 64 photos of mixed sizes to one shape, all rows in one fresh process; shrinks:
 benchmarks/shrinks.py, first calls of extreme shrinks against jax.image / Pillow, one fresh process per row; first:
 benchmarks/first_calls.py, first calls of new photo shapes and small eager calls against jax.image, one fresh
-process per row).
+process per row; streams: benchmarks/streams.py, 400 + 100 distinct photo sizes, one fresh default process).
 Peers that are not installed are reported as n/a (``pip install -e ".[bench]"`` installs them).
 
 Allocation: XLA:CPU (and torch) allocate every output afresh; glibc serves large buffers with
@@ -236,12 +236,13 @@ def main(argv=None):
     parser.add_argument("--default-malloc", action="store_true", help="keep glibc's default allocation thresholds")
     parser.add_argument(
         "--section",
-        choices=("tensors", "photos", "ragged", "shrinks", "first", "all"),
+        choices=("tensors", "photos", "ragged", "shrinks", "first", "streams", "all"),
         default="all",
         help="tensors: the float32 batch workloads; photos: uint8 camera photos (benchmarks/photos.py); "
         "ragged: 64 photos of mixed sizes to one shape (benchmarks/ragged.py); "
         "shrinks: first calls of extreme shrinks (benchmarks/shrinks.py); "
-        "first: first calls of new photo shapes and small eager calls (benchmarks/first_calls.py)",
+        "first: first calls of new photo shapes and small eager calls (benchmarks/first_calls.py); "
+        "streams: 400 + 100 distinct photo sizes in a default process (benchmarks/streams.py)",
     )
     parser.add_argument("--workload", help=argparse.SUPPRESS)  # internal: run one workload, print its row
     parser.add_argument("--photo-workload", help=argparse.SUPPRESS)  # internal: one photo workload
@@ -327,7 +328,7 @@ def _machine(bw: float, repeats: int, runs: int, section: str = "tensors") -> st
         how = (
             f"tensors: each workload in {runs} fresh processes (the row: the median ratio; the last two "
             "columns: every process's ratios); photos, shrinks and first: one fresh process per row; ragged: one "
-            "process"
+            "process; streams: one fresh default process (no GLIBC_TUNABLES)"
         )
     else:
         how = {
@@ -335,6 +336,7 @@ def _machine(bw: float, repeats: int, runs: int, section: str = "tensors") -> st
             "ragged": "ragged: one process for the section",
             "shrinks": "shrinks: one fresh process per row",
             "first": "first: one fresh process per row",
+            "streams": "streams: one fresh default process (no GLIBC_TUNABLES)",
         }[section]
     return (
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
@@ -389,6 +391,8 @@ def _run_isolated(args) -> int:
         rows += ["", *_shrink_rows(args)]
     if args.section in ("first", "all"):
         rows += ["", *_first_call_rows(args)]
+    if args.section in ("streams", "all"):
+        rows += ["", *_stream_rows(args)]
     machine = _machine(memcpy_gbps(), args.repeats, max(1, args.runs), args.section)
     table = "\n".join(rows)
     print()
@@ -449,6 +453,21 @@ def _first_call_rows(args) -> list[str]:
     import first_calls
 
     return _fresh_process_rows(args, first_calls.HEADER, first_calls.NAMES, "--first-workload")
+
+
+def _stream_rows(args) -> list[str]:
+    """The streams section (benchmarks/streams.py), in a fresh default process: no ``GLIBC_TUNABLES``, as a user
+    runs it, whatever the other sections use."""
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "streams.py")
+    out = subprocess.run([sys.executable, script], capture_output=True, text=True, env=env)
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+    rows = rows or [f"| streams | failed: {out.stderr.strip().splitlines()[-1:]} |"]
+    for row in rows:
+        print(row, flush=True)
+    return rows
 
 
 def _shrink_rows(args) -> list[str]:
