@@ -463,7 +463,7 @@ def _stream_rows(args) -> list[str]:
     env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
     script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "streams.py")
     out = subprocess.run([sys.executable, script], capture_output=True, text=True, env=env)
-    rows = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+    rows = out.stdout.splitlines()[1:]  # the tables and lines after the title line
     rows = rows or [f"| streams | failed: {out.stderr.strip().splitlines()[-1:]} |"]
     for row in rows:
         print(row, flush=True)

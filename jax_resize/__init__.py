@@ -8,6 +8,7 @@ live in ``jax_resize.compat``, Flax layers in ``jax_resize.flax``. See ``docs/ar
 """
 
 from jax_resize._src.crop_and_resize import crop_and_resize
+from jax_resize._src.execution.buckets import exact_shapes
 from jax_resize._src.peers.jax_image import scale_and_translate
 from jax_resize._src.peers.onnx import onnx_node_resize, onnx_resize, weight_matrix
 from jax_resize._src.peers.openvino import openvino_interpolate
@@ -19,6 +20,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "crop_and_resize",
+    "exact_shapes",
     "max_output_elements",
     "onnx_node_resize",
     "onnx_resize",

@@ -156,6 +156,20 @@ JAX_RESIZE_MAIN = (
 )
 
 
+@pytest.fixture(autouse=True)
+def exact_programs(request):
+    """Every eager call runs its exact program (``jax_resize.exact_shapes``): the tests of a
+    strategy, form or peer check that program against its oracle. ``test_buckets`` checks the
+    shared programs of new shapes (outside this context) against these and the oracles."""
+    if request.module.__name__.endswith("test_buckets"):
+        yield
+        return
+    import jax_resize
+
+    with jax_resize.exact_shapes():
+        yield
+
+
 @pytest.fixture
 def tune(monkeypatch):
     """``tune(**changes)`` replaces fields of the CPU row of the execution tuning table for one

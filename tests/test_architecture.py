@@ -20,6 +20,7 @@ CORE = [
     "execution/tuning",
     "execution/decide",
     "execution/apply",
+    "execution/buckets",
     "execution/strategies",
     "execution/primitive",
     "execution/transpose",
@@ -66,7 +67,7 @@ def test_registries_are_populated():
     assert {"clamp", "exclude", "zero"} == set(weights.BOUNDARIES)
     # kernels are constants and families, not a registry
     assert [k.name for k in (kernels.TRIANGLE, kernels.BOX, kernels.AREA)] == ["triangle", "box", "area"]
-    assert {"gather", "dense", "banded", "polyphase"} == set(strategies.STRATEGIES)
+    assert {"gather", "dense", "banded", "polyphase", "bucketed"} == set(strategies.STRATEGIES)
     assert {"half_even", "half_up", "half_away"} == set(rounding.ROUNDING_RULES)
 
 

@@ -16,9 +16,10 @@ MODULES = sorted(
     name for _, name, _ in pkgutil.walk_packages(jax_resize.__path__, "jax_resize.") if not name.endswith("__main__")
 )
 
-#: The modules whose docstrings hold examples (the front ends and the Flax layers).
+#: The modules whose docstrings hold examples (the front ends, the Flax layers, ``exact_shapes``).
 EXAMPLE_MODULES = [
     "jax_resize._src.crop_and_resize",
+    "jax_resize._src.execution.buckets",
     "jax_resize._src.peers.jax_image",
     "jax_resize._src.peers.onnx",
     "jax_resize._src.peers.opencv",

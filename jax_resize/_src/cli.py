@@ -345,9 +345,9 @@ def _resizer(plan: Plan, axes: tuple[int, int], pil_alpha: bool):
 
 @functools.cache
 def resize_fn(plan: Plan, batched: bool, alpha: bool):
-    """A jitted function resizing the H, W axes of ``[H, W, ...]`` (or ``[N, H, W, ...]`` when
-    ``batched``) frames, keeping their dtype (integers rounded half to even and saturated).
-    ``alpha``: the last channel is alpha and the colours are resampled premultiplied by it."""
+    """Resizes the H, W axes of ``[H, W, ...]`` frames eagerly (new sizes share bucketed programs),
+    or of ``[N, H, W, ...]`` jitted when ``batched``, keeping their dtype (integers rounded half to
+    even and saturated). ``alpha``: the last channel is alpha, the colours premultiplied by it."""
     axes = (1, 2) if batched else (0, 1)
     pil_alpha = alpha and plan.mode in _pillow.METHODS  # Pillow's own integer premultiplication
     resize = _resizer(plan, axes, pil_alpha)
@@ -366,7 +366,7 @@ def resize_fn(plan: Plan, batched: bool, alpha: bool):
         colour = jnp.where(ya > 0, y[..., :-1] * maxval / jnp.where(ya > 0, ya, 1.0), 0.0)
         return keep_dtype(jnp.concatenate([colour, ya], axis=-1), x.dtype)
 
-    return jax.jit(run)
+    return jax.jit(run) if batched else run
 
 
 def resize_frames(plan: Plan, frames: Sequence[np.ndarray], alpha: bool) -> list[np.ndarray]:

@@ -41,6 +41,7 @@ from .. import dtypes as _dtypes
 from .. import records as _records
 from .. import rounding as _rounding
 from .. import validation as _v
+from . import buckets as _buckets
 from . import decide as _decide
 from . import strategies as _strategies
 from .tuning import HOST, Tuning, tuning_for
@@ -241,6 +242,11 @@ def run(
         ops = list(ops)
     else:
         ops = _decide.pass_order(ops, x.shape, tuning, dense=_decide.dense_order(strategy, tuning))
+    if not isinstance(x, jax.core.Tracer):  # an eager call: a bucketed program while its shape is new
+        options = (strategy, dtype.str, integer, float(extrapolation_value), str(precision), local_nonfinite)
+        found = _buckets.bucketed(x, ops, strategy, options, tuning)
+        if found is not None:
+            (x, ops), strategy = found, "bucketed"
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
     if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
         plans, application = _fetched(plans.host), cast(Callable, apply)
@@ -305,7 +311,7 @@ def _plans(ops: tuple, strategy: str, dtype: np.dtype, integer, tuning: Tuning):
     polyphase tables), cached for constant records (:class:`_Plans`: host arrays, and their device
     copies once an eager call asks)."""
     key = (ops, strategy, dtype.str, integer, tuning, bool(jax.config.jax_enable_x64))  # type: ignore[attr-defined]
-    cacheable = all(_constant(record) for _, record in ops)
+    cacheable = strategy != "bucketed" and all(_constant(record) for _, record in ops)
     if cacheable and key in _PLAN_CACHE:
         _PLAN_CACHE.move_to_end(key)
         return _PLAN_CACHE[key]

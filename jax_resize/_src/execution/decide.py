@@ -27,12 +27,40 @@ def strategies(record, requested: str, tuning: Tuning) -> tuple[str, ...]:
     """The strategies a record tries, in order: nearest records gather; a filter record takes the
     requested strategy (with polyphase falling back to banded), or the tuning row's ``auto`` —
     banded first for a constant filter of at least ``wide_min_taps`` taps."""
+    if requested == "bucketed":
+        return ("bucketed",)
     if isinstance(record, _records.Gather):
         return ("gather",)
     if requested != "auto":
         return REQUESTED[requested]
     wide = tuning.wide_min_taps is not None and record.constant and record.width >= tuning.wide_min_taps
     return ("banded",) if wide else tuning.auto
+
+
+def bucket(ops, requested: str, calls: int, tuning: Tuning) -> bool:
+    """Whether an eager call runs bucketed (:mod:`.buckets`): the row has a grid, the strategy is
+    ``"auto"`` or ``"banded"`` (never dense first), every record is constant, and the call's
+    signature was met fewer than ``exact_after`` times (``calls`` counts this one)."""
+    constant = all(isinstance(r.index, np.ndarray) and (isinstance(r, _records.Gather) or r.constant) for _, r in ops)
+    return (
+        tuning.bucket_ratio is not None
+        and (requested == "banded" or (requested == "auto" and tuning.auto[0] != "dense"))
+        and constant
+        and calls < tuning.exact_after
+    )
+
+
+def bucket_size(n: int, tuning: Tuning) -> int:
+    """The smallest size of the row's grid (``bucket_min * bucket_ratio**j``, rounded up) ``>= n``."""
+    size = tuning.bucket_min
+    while size < n:
+        size = math.ceil(size * tuning.bucket_ratio)
+    return size
+
+
+def bucket_taps(k: int, widest: int) -> int:
+    """Taps of a bucketed band of ``k`` taps: the next power of two, or the ``widest`` already met."""
+    return max(1 << max(k - 1, 0).bit_length(), widest)
 
 
 def dense_fits(record) -> bool:

@@ -395,6 +395,23 @@ def _apply_polyphase(y, plans, precision, nonfinite, tuning):
 
 register(Strategy("polyphase", _polyphase_eligible, _prepare_polyphase, _apply_polyphase))
 
+# --- bucketed (execution/buckets.py) -------------------------------------------------------------
+
+
+def _prepare_bucketed(axis, record, cdtype, tuning):
+    """A padded record's plan, its static fields functions of its shapes only: a gather without
+    index pattern, or a band with every tap column masked (the padded taps' zeros). No transposed
+    taps: only concrete inputs are bucketed, so no derivative is ever taken of this plan."""
+    if isinstance(record, _records.Gather):
+        return GatherPlan(axis, None, record.index, record.outside)
+    k = record.width
+    masked = (True,) * k if _decide.unrolled(k, tuning) else (True,)
+    empty = np.zeros((0, 0), np.int32), np.zeros((0, 0), cdtype)
+    return BandedPlan(axis, record.index, record.weight.astype(cdtype), *empty, record.outside, masked=masked)
+
+
+register(Strategy("bucketed", lambda record, tuning: True, _prepare_bucketed, _apply_banded))
+
 #: The ``(forward, operands, transpose, t_operands)`` of a linear pass, per strategy.
 _LINEAR_PARTS = {"banded": _linear_banded, "polyphase": _linear_polyphase}
 

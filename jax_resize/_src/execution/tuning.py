@@ -95,6 +95,16 @@ class Tuning:
     #: ``block_min_bytes``, run as one pass over both axes. RESULTS.md "Two decimations as one pass".
     fused_max_terms: int | None = None
 
+    # -- shape buckets (decide.bucket); None: never --
+    #: Until a call's signature was met ``exact_after`` times, eager calls pad each resized input
+    #: axis to the grid ``bucket_min * bucket_ratio**j`` and each band to the widest power-of-two
+    #: taps met there: one program per class. RESULTS.md "Streams of distinct shapes".
+    bucket_ratio: float | None = 3.0
+    bucket_min: int = 64
+    exact_after: int = 2
+    #: Larger padded inputs (elements) get their own program: their run outweighs a compilation.
+    bucket_max_elements: int = 1 << 24
+
     # -- compilation (decide.compiler_options) --
     #: XLA options of an eager call's own compilation (not for polyphase plans; never inside a
     #: caller's trace). RESULTS.md "First calls".
@@ -125,6 +135,8 @@ class Host:
     #: Wide windows are evaluated a tile of this many weights at a time (cache-sized temporaries:
     #: a 10**7-weight band costs a few passes over memory, not dozens).
     tile_elements: int = 1 << 14
+    #: Call signatures counted for ``exact_after``; taps widths kept per bucket.
+    bucket_memory: int = 4096
     #: Axes with at least this many outputs evaluate their kernel once per class of rows that see
     #: the same distances (a rational ratio repeats a few phases: 2**20 -> 2**22 has 4).
     class_min_rows: int = 16
@@ -171,7 +183,12 @@ TUNING: dict[str, Tuning] = {
     ),
     # matmul units make dense cheap: dense first, and no wide-filter rule (as before any TPU run)
     "tpu": Tuning(
-        "tpu", "not measured", not_measured=_unmeasured(), auto=("dense", *_SLICES_FIRST), wide_min_taps=None
+        "tpu",
+        "not measured",
+        not_measured=_unmeasured(),
+        auto=("dense", *_SLICES_FIRST),
+        wide_min_taps=None,
+        bucket_ratio=None,
     ),
 }
 

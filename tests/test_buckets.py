@@ -1,0 +1,207 @@
+"""Shape buckets (execution/buckets.py): streams of distinct shapes compile a bounded number of
+programs, every output checked against jax.image / Pillow and against the call's exact program."""
+
+from __future__ import annotations
+
+import collections
+import os
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+from conftest import PIL_FILTERS, load_photo
+from PIL import Image
+
+import jax_resize
+from jax_resize import compat
+from jax_resize._src import records
+from jax_resize._src.execution import apply, buckets, decide
+from jax_resize._src.execution.tuning import TUNING
+
+_COMPILES = [0]
+jax.monitoring.register_event_duration_secs_listener(
+    lambda event, duration, **kw: _COMPILES.__setitem__(
+        0, _COMPILES[0] + (event == "/jax/core/compile/backend_compile_duration")
+    )
+)
+
+
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch):
+    """Empty call counts and widths: every shape of a test is new to it."""
+    monkeypatch.setattr(buckets, "_CALLS", collections.OrderedDict())
+    monkeypatch.setattr(buckets, "_WIDEST", collections.OrderedDict())
+
+
+@pytest.fixture(scope="module")
+def photo():
+    """A real photograph enlarged to 1200x1200 RGB (crops of it are the stream)."""
+    img = load_photo("coffee.png").convert("RGB")
+    return np.asarray(img.resize((1200, 1200), Image.Resampling.LANCZOS))
+
+
+def _shapes(count, seed, lo=48, hi=1200):
+    rng = np.random.default_rng(seed)
+    out: list = []
+    while len(out) < count:
+        hw = (int(rng.integers(lo, hi + 1)), int(rng.integers(lo, hi + 1)))
+        if hw not in out:
+            out.append(hw)
+    return out
+
+
+def _stream(photo, shapes, call):
+    before = _COMPILES[0]
+    outs = [np.asarray(call(np.ascontiguousarray(photo[:h, :w]))) for h, w in shapes]
+    return outs, _COMPILES[0] - before
+
+
+def test_linear_stream_compiles_a_bounded_number_of_programs(photo):
+    shapes = _shapes(30, 1)
+    outs, compiles = _stream(photo, shapes, lambda x: jax_resize.resize(x, (224, 224, 3), "linear"))
+    # per shape this stream compiles 30 programs; 3-4 buckets per axis give at most ~12
+    assert compiles <= 14, compiles
+    for (h, w), out in zip(shapes, outs):
+        x = photo[:h, :w].astype(np.float32)
+        want = np.asarray(jax.image.resize(x, (224, 224, 3), "linear", antialias=True))
+        np.testing.assert_allclose(out, want, atol=255 * 2e-5, err_msg=f"{h}x{w}")  # float32 sums
+
+
+def test_pil_stream_is_pillow_exact_and_bounded(photo, pillow_oracle):
+    shapes = _shapes(16, 2)
+    outs, compiles = _stream(photo, shapes, lambda x: jax_resize.resize(x, (224, 160, 3), "pil_bilinear"))
+    assert compiles <= 12, compiles
+    for (h, w), out in zip(shapes, outs):
+        want = np.asarray(Image.fromarray(photo[:h, :w]).resize((160, 224), PIL_FILTERS["pil_bilinear"]))
+        np.testing.assert_array_equal(out, want, err_msg=f"{h}x{w}")
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def test_memory_stops_growing(photo):
+    # the per-shape path kept ~2 MB per new shape (compiled programs): 40 shapes ~80 MB
+    shapes = _shapes(60, 3, hi=800)
+    for i, (h, w) in enumerate(shapes):
+        jax_resize.resize(np.ascontiguousarray(photo[:h, :w]), (200, 200, 3), "cubic").block_until_ready()
+        if i == 19:
+            mark = _rss_mb()
+    assert _rss_mb() - mark < 40
+
+
+def _twice(call, x):
+    """The first (bucketed) and second (exact program) result of one call."""
+    spy = []
+    real = buckets.bucketed
+
+    def record(*args, **kw):
+        spy.append(real(*args, **kw) is not None)
+        return real(*args, **kw) if spy[-1] else None
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(buckets, "bucketed", record)
+        mp.setattr(apply._buckets, "bucketed", record)
+        first = np.asarray(call(x))
+        buckets._CALLS.clear()  # the spy counted the call twice
+        spy.clear()
+        first_again = np.asarray(call(x))
+        second = np.asarray(call(x))
+    assert spy == [True, False], spy
+    np.testing.assert_array_equal(first, first_again)
+    return first, second
+
+
+FRONT_ENDS = {
+    "resize linear": lambda x: jax_resize.resize(x, (100, 90, 3), "linear"),
+    "resize lanczos3 float": lambda x: jax_resize.resize(x.astype(np.float32) / 255, (300, 250, 3), "lanczos3"),
+    "pil_lanczos": lambda x: jax_resize.resize(x, (100, 90, 3), "pil_lanczos"),
+    "pil_bicubic rgba": lambda x: jax_resize.resize(
+        np.concatenate([x, x[..., :1]], -1), (90, 100, 4), "pil_bicubic", alpha="premultiplied"
+    ),
+    "onnx nearest": lambda x: jax_resize.onnx_resize(x, sizes=[77, 50, 3], mode="nearest"),
+    "onnx cubic aa u8": lambda x: jax_resize.onnx_resize(x, sizes=[64, 70, 3], mode="cubic", antialias=1),
+    "onnx crop extrapolation": lambda x: jax_resize.onnx_resize(
+        x.astype(np.float32),
+        [-0.1, 0.2, 0.0, 0.9, 1.1, 1.0],
+        sizes=[40, 60, 3],
+        mode="linear",
+        coordinate_transformation_mode="tf_crop_and_resize",
+        extrapolation_value=-7.0,
+    ),
+    "openvino cubic": lambda x: jax_resize.openvino_interpolate(
+        x.astype(np.float32), [70, 80], [0, 1], mode="cubic", shape_calculation_mode="sizes"
+    ),
+    "scale_and_translate": lambda x: jax_resize.scale_and_translate(
+        x.astype(np.float32), (60, 70, 3), (0, 1), jnp.array([0.3, 0.25]), jnp.array([1.5, -2.0]), "lanczos3"
+    ),
+    "torch u8 aa": lambda x: compat.torch_interpolate(
+        x.transpose(2, 0, 1)[None], size=(50, 60), mode="bilinear", antialias=True
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FRONT_ENDS)
+def test_every_front_end_bucketed_equals_its_exact_program(photo, name):
+    """First calls run bucketed, the second call of a signature its own program: equal bit for bit
+    for gathers and integer fixed point, within float summation order otherwise."""
+    call = FRONT_ENDS[name]
+    exact_kinds = ("nearest", "pil_", "u8 aa")
+    for h, w in _shapes(3, 4, hi=400):
+        first, second = _twice(call, np.ascontiguousarray(photo[:h, :w]))
+        if any(kind in name for kind in exact_kinds):
+            np.testing.assert_array_equal(first, second)
+        elif first.dtype == np.uint8:  # float sums rounded once: a .5 tie may go either way
+            assert np.abs(first.astype(int) - second).max() <= 1
+            assert np.mean(first != second) < 1e-3
+        else:
+            np.testing.assert_allclose(first, second, rtol=1e-6, atol=1e-5 * np.abs(second).max())
+
+
+def test_nan_stays_local_in_a_bucketed_program():
+    x = np.random.default_rng(5).random((37, 53, 2)).astype(np.float32)
+    x[20, 30, 1] = np.nan
+    first, second = _twice(lambda v: jax_resize.resize(v, (20, 23, 2), "lanczos3"), x)
+    np.testing.assert_array_equal(np.isnan(first), np.isnan(second))
+    assert 0 < np.isnan(first).sum() < first.size // 10
+
+
+def test_no_buckets_under_a_trace_or_for_dense_or_traced_records(photo):
+    x = np.ascontiguousarray(photo[:101, :103])
+    calls = []
+    real = buckets.bucketed
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(apply._buckets, "bucketed", lambda *a, **k: calls.append(1) or real(*a, **k))
+        jax.jit(lambda v: jax_resize.resize(v, (50, 50, 3), "linear"))(x)
+        jax.grad(lambda v: jax_resize.resize(v, (50, 50, 3), "linear").sum())(x.astype(np.float32))
+    assert calls == []
+    taps = records.Taps(np.zeros((4, 2), np.int32), np.ones((4, 2)), 9)
+    traced = records.Taps(np.zeros((4, 2), np.int32), jnp.ones((4, 2)), 9)
+    cpu = TUNING["cpu"]
+    assert decide.bucket([(0, taps)], "auto", 1, cpu)
+    assert decide.bucket([(0, taps)], "banded", 1, cpu)
+    assert not decide.bucket([(0, taps)], "auto", cpu.exact_after, cpu)
+    assert not decide.bucket([(0, taps)], "dense", 1, cpu)
+    assert not decide.bucket([(0, taps)], "polyphase", 1, cpu)
+    assert not decide.bucket([(0, traced)], "auto", 1, cpu)
+    assert not decide.bucket([(0, taps)], "auto", 1, TUNING["tpu"])  # dense first, not measured
+
+
+def test_grid_and_widths():
+    cpu = TUNING["cpu"]
+    grid = [decide.bucket_size(n, cpu) for n in (1, 64, 65, 192, 193, 576, 577, 1728, 1729)]
+    assert grid == [64, 64, 192, 192, 576, 576, 1728, 1728, 5184]
+    assert [decide.bucket_taps(k, 0) for k in (1, 2, 3, 5, 8, 9, 100)] == [1, 2, 4, 8, 8, 16, 128]
+    assert decide.bucket_taps(3, 16) == 16
+
+
+def test_bucketed_records_read_only_the_valid_part(photo):
+    """Padding the input is invisible: a bucketed call whose padding is garbage equals one whose
+    padding is zeros (records never read past the exact size)."""
+    x = jnp.asarray(photo[:130, :70])
+    found = buckets.bucketed(x, [(0, records.Gather(np.arange(5) * 25, 130))], "auto", (), TUNING["cpu"])
+    padded, ((_, gather),) = found
+    assert padded.shape == (192, 70, 3) and gather.in_size == 192
+    np.testing.assert_array_equal(np.asarray(padded)[:130], photo[:130, :70])
