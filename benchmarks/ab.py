@@ -1,6 +1,6 @@
 """A/B: jax_resize at a base revision against the working tree, alternately, one fresh process per run.
 
-``python benchmarks/ab.py --base REV [--rounds 5] [--repeats 7] [--only SUBSTRING ...] [--default-malloc]``
+``python benchmarks/ab.py --base REV [--rounds 5] [--repeats 7] [--only SUBSTRING ...] [--tuned-malloc]``
 
 The base revision is checked out with ``git worktree`` into a temporary folder; each run imports
 ``jax_resize`` from one tree (``PYTHONPATH``, checked in the child) and times one workload of the
@@ -9,7 +9,7 @@ tensors, photos, first-call and shrinks sections (their definitions come from ``
 the median warm call. Rounds alternate the order A, B / B, A. A row is flagged ``slower`` when the
 working tree's best round is slower than the base's worst (outside the run-to-run spread), and its
 warm median is 5% or more above the base's. Like ``run.py``, runs use
-``GLIBC_TUNABLES=glibc.malloc.hugetlb=1`` unless ``--default-malloc``.
+the default malloc (``GLIBC_TUNABLES=glibc.malloc.hugetlb=1`` with ``--tuned-malloc``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ MALLOC_TUNABLES = "glibc.malloc.hugetlb=1"
 def workloads() -> list[tuple[str, str]]:
     """``(section, name)`` of every row timed."""
     sys.path.insert(0, str(HERE))
-    os.environ.setdefault("GLIBC_TUNABLES", MALLOC_TUNABLES)  # run.py re-executes itself otherwise
     sys.argv.append("--default-malloc")
     import first_calls
     import photos
@@ -124,14 +123,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--only", nargs="*")
-    parser.add_argument("--default-malloc", action="store_true")
+    parser.add_argument("--tuned-malloc", action="store_true")
     parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(*args.child, args.repeats)))
         return
     env = dict(os.environ)
-    if not args.default_malloc:
+    if args.tuned_malloc:
         env["GLIBC_TUNABLES"] = MALLOC_TUNABLES
     rows = [r for r in workloads() if not args.only or any(s in r[1] for s in args.only)]
     with tempfile.TemporaryDirectory() as tmp:

@@ -11,7 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 from conftest import PIL_FILTERS, load_photo
-from PIL import Image
+from PIL import Image, ImageOps
 
 import jax_resize
 from jax_resize import compat
@@ -205,3 +205,28 @@ def test_bucketed_records_read_only_the_valid_part(photo):
     padded, ((_, gather),) = found
     assert padded.shape == (192, 70, 3) and gather.in_size == 192
     np.testing.assert_array_equal(np.asarray(padded)[:130], photo[:130, :70])
+
+
+def test_cli_on_a_folder_of_distinct_sizes(tmp_path, monkeypatch, pillow_oracle):
+    """``jax-resize DIR OUT`` on files of distinct sizes (some EXIF-rotated): each output is Pillow's
+    (``exif_transpose`` then ``resize``), and the files share programs (per shape: one each)."""
+    from jax_resize._src import cli
+
+    monkeypatch.setenv("JAX_RESIZE_NO_CACHE", "1")
+    src, out = tmp_path / "in", tmp_path / "out"
+    src.mkdir()
+    img = load_photo("astronaut.png").convert("RGB")
+    sizes = _shapes(12, 6, lo=90, hi=500)
+    for i, (h, w) in enumerate(sizes):
+        exif = Image.Exif()
+        if i % 3 == 0:
+            exif[0x0112] = (6, 8, 3)[i // 3 % 3]
+        img.crop((0, 0, w, h)).save(src / f"{i:02d}.png", exif=exif)
+    before = _COMPILES[0]
+    assert cli.main([str(src), str(out), "--size", "40x56", "--mode", "pil_bilinear", "--quiet"]) == 0
+    assert _COMPILES[0] - before <= 8, _COMPILES[0] - before
+    for i in range(len(sizes)):
+        with Image.open(src / f"{i:02d}.png") as original:
+            want = ImageOps.exif_transpose(original).resize((56, 40), Image.Resampling.BILINEAR)
+        with Image.open(out / f"{i:02d}.png") as got:
+            np.testing.assert_array_equal(np.asarray(got), np.asarray(want), err_msg=str(i))
