@@ -175,6 +175,18 @@ def main(argv=None) -> int:
         if event == _COMPILE_EVENT:
             compiles[0] += 1
 
+    process = os.environ.get("GLIBC_TUNABLES") or "default process"
+    print(f"streams ({process}; jax {jax.__version__}; {os.cpu_count()} CPUs)")
+    if args.shapes:
+        _streams(args, compiles, listener)
+    if args.cli:
+        print("\n".join(["", *cli_rows(args.cli)]))
+    return 0
+
+
+def _streams(args, compiles, listener) -> None:
+    import jax
+
     jax.monitoring.register_event_duration_secs_listener(listener)
     photo = _photo()
     import jax_resize
@@ -186,8 +198,6 @@ def main(argv=None) -> int:
     linear = run_stream(shapes, "linear", photo, compiles, rss_at=marks)
     pil = run_stream(pil_shapes, "pil_bilinear", photo, compiles)
     warm = {m: warm_ms(m, photo, shapes[0]) for m in ("linear", "pil_bilinear")}
-    process = os.environ.get("GLIBC_TUNABLES") or "default process"
-    print(f"streams ({process}; jax {jax.__version__}; {os.cpu_count()} CPUs)")
     print(
         "| stream | calls | XLA compilations | memory MB (call 100 -> last) | mean call ms | warm same-shape ms "
         "| mean / warm |"
@@ -198,9 +208,6 @@ def main(argv=None) -> int:
         mem = " -> ".join(f"{v:.0f}" for v in res["rss"].values()) or "n/a"
         calls, ratio = len(res["times"]), mean / warm[m]
         print(f"| {name} | {calls} | {res['compiles']} | {mem} | {mean:.1f} | {warm[m]:.2f} | {ratio:.0f}x |")
-    if args.cli:
-        print("\n".join(["", *cli_rows(args.cli)]))
-    return 0
 
 
 if __name__ == "__main__":

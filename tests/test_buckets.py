@@ -192,7 +192,8 @@ def test_no_buckets_under_a_trace_or_for_dense_or_traced_records(photo):
 def test_grid_and_widths():
     cpu = TUNING["cpu"]
     grid = [decide.bucket_size(n, cpu) for n in (1, 64, 65, 192, 193, 576, 577, 1728, 1729)]
-    assert grid == [64, 64, 192, 192, 576, 576, 1728, 1728, 5184]
+    assert grid == [64, 64, 192, 192, 576, 576, 1728, 1728, 2592]
+    assert [decide.bucket_size(n, cpu) for n in (2593, 4032, 5833)] == [3888, 5832, 8748]
     assert [decide.bucket_taps(k, 0) for k in (1, 2, 3, 5, 8, 9, 100)] == [1, 2, 4, 8, 8, 16, 128]
     assert decide.bucket_taps(3, 16) == 16
 

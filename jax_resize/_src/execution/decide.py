@@ -51,10 +51,12 @@ def bucket(ops, requested: str, calls: int, tuning: Tuning) -> bool:
 
 
 def bucket_size(n: int, tuning: Tuning) -> int:
-    """The smallest size of the row's grid (``bucket_min * bucket_ratio**j``, rounded up) ``>= n``."""
+    """The smallest size of the row's grid ``>= n``: ``bucket_min * bucket_ratio**j`` (rounded up)
+    up to ``bucket_large``, then ``bucket_ratio_large`` times the last."""
     size = tuning.bucket_min
     while size < n:
-        size = math.ceil(size * tuning.bucket_ratio)
+        ratio = tuning.bucket_ratio if size < tuning.bucket_large else tuning.bucket_ratio_large
+        size = math.ceil(size * (ratio or 2.0))
     return size
 
 

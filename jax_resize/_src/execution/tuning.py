@@ -97,13 +97,16 @@ class Tuning:
 
     # -- shape buckets (decide.bucket); None: never --
     #: Until a call's signature was met ``exact_after`` times, eager calls pad each resized input
-    #: axis to the grid ``bucket_min * bucket_ratio**j`` and each band to the widest power-of-two
+    #: axis to the grid ``bucket_min * bucket_ratio**j`` (``bucket_ratio_large`` from
+    #: ``bucket_large``, where a padded run costs more) and each band to the widest power-of-two
     #: taps met there: one program per class. RESULTS.md "Streams of distinct shapes".
     bucket_ratio: float | None = 3.0
     bucket_min: int = 64
+    bucket_large: int = 1728
+    bucket_ratio_large: float = 1.5
     exact_after: int = 2
     #: Larger padded inputs (elements) get their own program: their run outweighs a compilation.
-    bucket_max_elements: int = 1 << 24
+    bucket_max_elements: int = 1 << 27
 
     # -- compilation (decide.compiler_options) --
     #: XLA options of an eager call's own compilation (not for polyphase plans; never inside a
