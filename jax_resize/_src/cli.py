@@ -440,10 +440,10 @@ def _read_ahead(pool, jobs: Sequence[_Job], depth: int) -> Iterator[tuple[_Job, 
 class _Run:
     """The state of one command: counts, the progress bar, messages."""
 
-    def __init__(self, args, plan: Plan, total: int):
+    def __init__(self, args, plan: Plan, total: int, pool):
         from tqdm import tqdm
 
-        self.args, self.plan = args, plan
+        self.args, self.plan, self.pool, self.pending = args, plan, pool, []  # pending: writes
         self.written, self.skipped = 0, 0
         self.bar = tqdm(total=total, unit="file", disable=args.quiet or total == 1, file=sys.stderr)
 
@@ -488,21 +488,22 @@ class _Run:
                 continue
             for (job, i), out in zip(members, outs):
                 job.resized.append((i, out))
+        self.finish()  # the previous batch's files, encoded while this batch was resized
         for job in jobs:
             if id(job) in failed:
                 self.skip(job, failed[id(job)])
                 continue
             frames = [out for _, out in sorted(job.resized, key=lambda t: t[0])]
+            opts = dict(background=self.args.background, quality=self.args.quality, options=dict(self.args.save_option))
+            write = self.pool.submit(_files.write_picture, job.target, job.picture, frames, job.mode, **opts)
+            self.pending.append((job, frames, write))
+
+    def finish(self) -> None:
+        """Waits for the files being written and reports each."""
+        pending, self.pending = self.pending, []
+        for job, frames, write in pending:
             try:
-                _files.write_picture(
-                    job.target,
-                    job.picture,
-                    frames,
-                    job.mode,
-                    background=self.args.background,
-                    quality=self.args.quality,
-                    options=dict(self.args.save_option),
-                )
+                write.result()
             except _files.PictureError as error:
                 self.skip(job, str(error))
                 continue
@@ -520,11 +521,9 @@ class _Run:
 
 
 def enable_compilation_cache() -> pathlib.Path | None:
-    """Turns on JAX's persistent compilation cache, so later runs of the command reuse the XLA
-    programs of earlier ones (one per mode, size and input shape). The directory is
-    ``$JAX_COMPILATION_CACHE_DIR`` when set (JAX reads it itself), else
-    ``$XDG_CACHE_HOME/jax_resize/xla`` (``~/.cache/jax_resize/xla``); ``JAX_RESIZE_NO_CACHE=1``
-    turns it off. Returns the directory used, or None."""
+    """Turns on JAX's persistent compilation cache (later runs reuse the XLA programs of earlier
+    ones) in ``$JAX_COMPILATION_CACHE_DIR``, else ``$XDG_CACHE_HOME/jax_resize/xla``
+    (``~/.cache/jax_resize/xla``); ``JAX_RESIZE_NO_CACHE=1`` turns it off. Returns the directory or None."""
     if os.environ.get("JAX_RESIZE_NO_CACHE") == "1":
         return None
     if os.environ.get("JAX_COMPILATION_CACHE_DIR"):
@@ -543,9 +542,9 @@ def _run_files(args) -> int:
     plan = make_plan(args)
     enable_compilation_cache()
     jobs = _jobs(args)
-    run = _Run(args, plan, len(jobs))
     batch: list[_Job] = []
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+    with concurrent.futures.ThreadPoolExecutor(2) as pool, concurrent.futures.ThreadPoolExecutor(1) as writer:
+        run = _Run(args, plan, len(jobs), writer)
         for job, future in _read_ahead(pool, jobs, depth=BATCH):
             try:
                 job.picture = future.result()
@@ -559,6 +558,7 @@ def _run_files(args) -> int:
                 batch = []
         if batch:
             run.flush(batch)
+        run.finish()
     run.bar.close()
     if len(jobs) > 1 or run.skipped:
         run.say(
