@@ -129,29 +129,41 @@ def _timed(cmd, env=None) -> float:
     return time.perf_counter() - t0
 
 
-def cli_rows(count: int) -> list[str]:
-    """The CLI on a mixed folder against the Pillow loop, each in a fresh default process."""
+def cli_rows(count: int, rounds: int = 3) -> list[str]:
+    """The CLI on a mixed folder against the Pillow loop, each in a fresh default process; ``rounds``
+    rounds (each with an empty cache first), medians and ranges."""
     env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
+    runs: dict = {"first": [], "cached": [], "pillow": [], "bare": [], "import": [], "jax": []}
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
         (root / "in").mkdir()
         write_folder(root / "in", count)
-        env["JAX_COMPILATION_CACHE_DIR"] = str(root / "cache")
-        cli = [sys.executable, "-m", "jax_resize", str(root / "in"), "--size", "224x224", "--quiet"]
-        first = _timed([*cli[:4], str(root / "out1"), *cli[4:]], env)
-        cached = _timed([*cli[:4], str(root / "out2"), *cli[4:]], env)
-        pillow = _timed([sys.executable, "-c", _PILLOW_LOOP, str(root / "in"), str(root / "out3")], env)
-        bare = _timed([sys.executable, "-c", "pass"], env)
-        imported = _timed([sys.executable, "-c", "import jax_resize"], env)
-        jax_only = _timed([sys.executable, "-c", "import jax, jax.numpy"], env)
+        for r in range(rounds):
+            env["JAX_COMPILATION_CACHE_DIR"] = str(root / f"cache{r}")
+            cli = [sys.executable, "-m", "jax_resize", str(root / "in"), "--size", "224x224", "--quiet"]
+            runs["first"].append(_timed([*cli[:4], str(root / f"a{r}"), *cli[4:]], env))
+            runs["cached"].append(_timed([*cli[:4], str(root / f"b{r}"), *cli[4:]], env))
+            loop = [sys.executable, "-c", _PILLOW_LOOP, str(root / "in"), str(root / f"c{r}")]
+            runs["pillow"].append(_timed(loop, env))
+            runs["bare"].append(_timed([sys.executable, "-c", "pass"], env))
+            runs["import"].append(_timed([sys.executable, "-c", "import jax_resize"], env))
+            runs["jax"].append(_timed([sys.executable, "-c", "import jax, jax.numpy"], env))
+    med = {k: statistics.median(v) for k, v in runs.items()}
+
+    def cell(key):
+        v = runs[key]
+        return f"{med[key]:.2f} ({min(v):.2f}-{max(v):.2f}) | {med[key] / med['pillow']:.2f}x"
+
     return [
-        f"CLI on {count} JPEGs of distinct sizes (300-2400 px, every fifth EXIF-rotated) -> 224x224, fresh processes",
+        f"CLI on {count} JPEGs of distinct sizes (300-2400 px, every fifth EXIF-rotated) -> 224x224, fresh processes,"
+        f" median of {rounds} rounds (range)",
         "| run | seconds | / Pillow loop |",
         "| --- | --- | --- |",
-        f"| jax-resize, empty compilation cache | {first:.2f} | {first / pillow:.2f}x |",
-        f"| jax-resize, cache kept | {cached:.2f} | {cached / pillow:.2f}x |",
-        f"| single-threaded Pillow loop | {pillow:.2f} | 1.00x |",
-        f"import jax_resize {imported - bare:.2f} s (jax alone {jax_only - bare:.2f} s; python {bare:.2f} s)",
+        f"| jax-resize, empty compilation cache | {cell('first')} |",
+        f"| jax-resize, cache kept | {cell('cached')} |",
+        f"| single-threaded Pillow loop | {cell('pillow')} |",
+        f"import jax_resize {med['import'] - med['bare']:.2f} s (jax alone {med['jax'] - med['bare']:.2f} s; "
+        f"python {med['bare']:.2f} s)",
     ]
 
 

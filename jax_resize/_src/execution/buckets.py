@@ -29,9 +29,9 @@ _EXACT = contextvars.ContextVar("jax_resize_exact_shapes", default=False)
 def exact_shapes():
     """A context in which every eager call runs the program of its exact shapes, compiled on its
     first call (one compilation per new input shape), so float results are the same bits on every
-    call of a shape. Outside it, the first call of a new shape signature runs a shared program of
-    padded shapes, whose float results may differ from later calls' in the last bits (summation
-    order); integer fixed-point results and gathers never do.
+    call of a shape. Outside it, the first ``exact_after - 1`` calls of a shape signature run a
+    shared program of padded shapes, whose float results may differ from its own program's in the
+    last bits (summation order); integer fixed-point results and gathers never do.
 
     Example:
       >>> import numpy as np, jax_resize

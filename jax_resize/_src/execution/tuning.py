@@ -104,7 +104,7 @@ class Tuning:
     bucket_min: int = 64
     bucket_large: int = 1728
     bucket_ratio_large: float = 1.5
-    exact_after: int = 2
+    exact_after: int = 4
     #: Larger padded inputs (elements) get their own program: their run outweighs a compilation.
     bucket_max_elements: int = 1 << 27
 
