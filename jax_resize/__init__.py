@@ -9,6 +9,7 @@ live in ``jax_resize.compat``, Flax layers in ``jax_resize.flax``. See ``docs/ar
 
 from jax_resize._src.crop_and_resize import crop_and_resize
 from jax_resize._src.execution.buckets import exact_shapes
+from jax_resize._src.memory import keep_freed_memory
 from jax_resize._src.peers.jax_image import scale_and_translate
 from jax_resize._src.peers.onnx import onnx_node_resize, onnx_resize, weight_matrix
 from jax_resize._src.peers.openvino import openvino_interpolate
@@ -21,6 +22,7 @@ __version__ = "0.1.0"
 __all__ = [
     "crop_and_resize",
     "exact_shapes",
+    "keep_freed_memory",
     "max_output_elements",
     "onnx_node_resize",
     "onnx_resize",

@@ -170,6 +170,15 @@ def exact_programs(request):
         yield
 
 
+@pytest.fixture(autouse=True)
+def malloc_untouched(monkeypatch):
+    """The command's ``keep_freed_memory`` call leaves the test process's malloc alone when a test
+    runs the command in-process (memory-growth tests read that process's RSS)."""
+    from jax_resize._src import memory
+
+    monkeypatch.setattr(memory, "keep_freed_memory", lambda **kw: False)
+
+
 @pytest.fixture
 def tune(monkeypatch):
     """``tune(**changes)`` replaces fields of the CPU row of the execution tuning table for one

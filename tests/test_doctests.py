@@ -20,6 +20,7 @@ MODULES = sorted(
 EXAMPLE_MODULES = [
     "jax_resize._src.crop_and_resize",
     "jax_resize._src.execution.buckets",
+    "jax_resize._src.memory",
     "jax_resize._src.peers.jax_image",
     "jax_resize._src.peers.onnx",
     "jax_resize._src.peers.opencv",

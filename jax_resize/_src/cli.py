@@ -28,6 +28,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import image_files as _files
+from . import memory as _memory
 from . import resize as _resize
 from . import rounding as _rounding
 from .peers import jax_image as _jax_image
@@ -345,9 +346,8 @@ def _resizer(plan: Plan, axes: tuple[int, int], pil_alpha: bool):
 
 @functools.cache
 def resize_fn(plan: Plan, batched: bool, alpha: bool):
-    """Resizes the H, W axes of ``[H, W, ...]`` frames eagerly (new sizes share bucketed programs),
-    or of ``[N, H, W, ...]`` jitted when ``batched``, keeping their dtype (integers rounded half to
-    even and saturated). ``alpha``: the last channel is alpha, the colours premultiplied by it."""
+    """Resizes ``[H, W, ...]`` eagerly (new sizes share programs) or ``[N, H, W, ...]`` jitted when
+    ``batched``, in their dtype (half to even, saturated); ``alpha``: last channel, premultiplied."""
     axes = (1, 2) if batched else (0, 1)
     pil_alpha = alpha and plan.mode in _pillow.METHODS  # Pillow's own integer premultiplication
     resize = _resizer(plan, axes, pil_alpha)
@@ -429,11 +429,10 @@ def _jobs(args) -> list[_Job]:
 
 def _read_ahead(pool, jobs: Sequence[_Job], depth: int) -> Iterator[tuple[_Job, Any]]:
     """Yields ``(job, future of its Picture)`` in order, decoding up to ``depth`` files ahead."""
-    pending: list = []
-    for job in jobs:
+    pending = [(job, pool.submit(_files.read_picture, job.source)) for job in jobs[:depth]]
+    for job in jobs[depth:]:
         pending.append((job, pool.submit(_files.read_picture, job.source)))
-        if len(pending) > depth:
-            yield pending.pop(0)
+        yield pending.pop(0)
     yield from pending
 
 
@@ -443,7 +442,7 @@ class _Run:
     def __init__(self, args, plan: Plan, total: int, pool):
         from tqdm import tqdm
 
-        self.args, self.plan, self.pool, self.pending = args, plan, pool, []  # pending: writes
+        self.args, self.plan, self.pool, self.pending = args, plan, pool, list[tuple]()  # pending: writes
         self.written, self.skipped = 0, 0
         self.bar = tqdm(total=total, unit="file", disable=args.quiet or total == 1, file=sys.stderr)
 
@@ -541,6 +540,7 @@ def enable_compilation_cache() -> pathlib.Path | None:
 def _run_files(args) -> int:
     plan = make_plan(args)
     enable_compilation_cache()
+    _memory.keep_freed_memory()  # the command's own process: pages reused from file to file
     jobs = _jobs(args)
     batch: list[_Job] = []
     with concurrent.futures.ThreadPoolExecutor(2) as pool, concurrent.futures.ThreadPoolExecutor(1) as writer:
