@@ -49,6 +49,10 @@ from photos import median_ms  # noqa: E402
 
 import jax_resize  # noqa: E402
 
+#: ``--keep-freed-memory``: every process of the run (children too) calls ``jax_resize.keep_freed_memory()``.
+KEEP = "--keep-freed-memory"
+KEPT = KEEP in sys.argv and jax_resize.keep_freed_memory()
+
 THREADS = 2
 
 
@@ -236,6 +240,7 @@ def main(argv=None):
     parser.add_argument("--output", help="also write the table (with machine info) to this Markdown file")
     parser.add_argument("--default-malloc", action="store_true", help="glibc's default malloc (the default)")
     parser.add_argument("--tuned-malloc", action="store_true", help=f"GLIBC_TUNABLES={MALLOC_TUNABLES}")
+    parser.add_argument(KEEP, action="store_true", help="call jax_resize.keep_freed_memory() in every process")
     parser.add_argument(
         "--section",
         choices=("tensors", "photos", "ragged", "shrinks", "first", "streams", "all"),
@@ -344,7 +349,7 @@ def _machine(bw: float, repeats: int, runs: int, section: str = "tensors") -> st
         f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()}; "
         f"jax {jax.__version__} on {jax.default_backend()}; measured copy bandwidth {bw:.1f} GB/s "
         f"(read + write); {THREADS} threads for torch/onnxruntime/OpenCV; medians of {repeats} warm calls; "
-        f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}; XLA_FLAGS="
+        f"GLIBC_TUNABLES={os.environ.get('GLIBC_TUNABLES', '(default)')}; keep_freed_memory: {KEPT}; XLA_FLAGS="
         f"{os.environ.get('XLA_FLAGS') or '(default)'}; {how}"
     )
 
@@ -364,6 +369,7 @@ def _run_isolated(args) -> int:
         if args.only and not any(s in w.name for s in args.only):
             continue
         cmd = [sys.executable, os.path.abspath(__file__), "--workload", w.name, "--repeats", str(args.repeats)]
+        cmd += [KEEP] if KEPT else []
         if args.default_malloc:
             cmd.append("--default-malloc")
         runs = []  # (ratio, ji_ratio, row) per fresh process
@@ -416,6 +422,7 @@ def _fresh_process_rows(args, header: str, names, flag: str) -> list[str]:
         if args.only and not any(s in name for s in args.only):
             continue
         cmd = [sys.executable, os.path.abspath(__file__), flag, name, "--repeats", str(args.repeats)]
+        cmd += [KEEP] if KEPT else []
         out = subprocess.run(cmd, capture_output=True, text=True)
         row = [line for line in out.stdout.splitlines() if line.startswith("| ")]
         rows.append(row[-1] if row else f"| {name} | failed: {out.stderr.strip().splitlines()[-1:]} |")
@@ -440,6 +447,7 @@ def _ragged_rows(args) -> list[str]:
     if args.only and not any(s in ragged.NAME for s in args.only):
         return rows
     cmd = [sys.executable, os.path.abspath(__file__), "--ragged-workload", "--repeats", str(args.repeats)]
+    cmd += [KEEP] if KEPT else []
     if args.default_malloc:
         cmd.append("--default-malloc")
     out = subprocess.run(cmd, capture_output=True, text=True)
