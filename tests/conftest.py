@@ -174,9 +174,9 @@ def exact_programs(request):
 def malloc_untouched(monkeypatch):
     """The command's ``keep_freed_memory`` call leaves the test process's malloc alone when a test
     runs the command in-process (memory-growth tests read that process's RSS)."""
-    from jax_resize._src import memory
+    from jax_resize._src import cli
 
-    monkeypatch.setattr(memory, "keep_freed_memory", lambda **kw: False)
+    monkeypatch.setattr(cli, "keep_freed_memory", lambda **kw: False)
 
 
 @pytest.fixture

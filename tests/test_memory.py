@@ -48,10 +48,10 @@ def test_the_command_keeps_freed_memory_for_its_own_process(tmp_path, monkeypatc
     import numpy as np
     from PIL import Image
 
-    from jax_resize._src import cli, memory
+    from jax_resize._src import cli
 
     calls = []
-    monkeypatch.setattr(memory, "keep_freed_memory", lambda **kw: calls.append(kw) or True)
+    monkeypatch.setattr(cli, "keep_freed_memory", lambda **kw: calls.append(kw) or True)
     monkeypatch.setenv("JAX_RESIZE_NO_CACHE", "1")
     Image.fromarray(np.zeros((8, 9, 3), np.uint8)).save(tmp_path / "a.png")
     assert cli.main([str(tmp_path / "a.png"), str(tmp_path / "b.png"), "--size", "4", "--quiet"]) == 0

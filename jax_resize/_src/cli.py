@@ -28,9 +28,9 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import image_files as _files
-from . import memory as _memory
 from . import resize as _resize
 from . import rounding as _rounding
+from .memory import keep_freed_memory
 from .peers import jax_image as _jax_image
 from .peers import onnx as _onnx
 from .peers import pillow as _pillow
@@ -540,7 +540,7 @@ def enable_compilation_cache() -> pathlib.Path | None:
 def _run_files(args) -> int:
     plan = make_plan(args)
     enable_compilation_cache()
-    _memory.keep_freed_memory()  # the command's own process: pages reused from file to file
+    keep_freed_memory()  # the command's own process: pages reused from file to file
     jobs = _jobs(args)
     batch: list[_Job] = []
     with concurrent.futures.ThreadPoolExecutor(2) as pool, concurrent.futures.ThreadPoolExecutor(1) as writer:
