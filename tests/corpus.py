@@ -816,7 +816,7 @@ def metadata(seed: int, n: int, large: bool) -> dict:
         "large": large,
         "commit": _git("rev-parse", "HEAD"),
         "dirty": bool(_git("status", "--porcelain", "--untracked-files=no", "--", "jax_resize")),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "versions": {
             "jax": jax.__version__,
             "jaxlib": jaxlib.__version__,

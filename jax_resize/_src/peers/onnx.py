@@ -430,8 +430,8 @@ def weight_matrix(
     Args:
       in_size: input length (>= 1).
       out_size: output length (>= 0).
-      mode, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside,
-        antialias: as in ONNX Resize (spec section "Resize", opset 19).
+      mode, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, antialias: as in
+        ONNX Resize (spec section "Resize", opset 19).
       scale: the axis scale; defaults to ``out_size / in_size`` (what ``sizes`` implies).
       roi: ``(start, end)`` for ``tf_crop_and_resize``.
 
