@@ -176,7 +176,7 @@ def read_picture(path: str | pathlib.Path) -> Picture:
             img.seek(0)
             info = _metadata(img)  # after exif_transpose: it resets the orientation of the image's EXIF
             timed = len(frames) > 1 and all(d is not None for d in durations)
-            return Picture(arrays, mode, img.format or "", info, [int(d) for d in durations] if timed else None)
+            return Picture(arrays, mode, img.format or "", info, [int(d or 0) for d in durations] if timed else None)
     except PictureError:
         raise
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:

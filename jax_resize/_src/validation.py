@@ -313,7 +313,7 @@ def set_max_output_elements(limit: int) -> int:
     return previous
 
 
-def finite_length(argument: str, length: float) -> float:
+def finite_length(argument: str, length: float | np.floating) -> float | np.floating:
     """``length``, an output length computed in floating point (e.g. ``in * scale``), if it is
     finite; a product that overflowed to inf is refused as above the limit.
 

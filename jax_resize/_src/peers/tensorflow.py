@@ -244,8 +244,8 @@ def scale_and_translate_taps(
     outside ``[0, in]`` gets an empty row (output 0).
     """
     kernel = SCALE_AND_TRANSLATE_KERNELS[kernel_type]
-    scale = _F32(out_size) / _F32(in_size) if scale is None else _F32(scale)
-    inv = _F32(1.0 / np.float64(scale))
+    scale32 = _F32(out_size) / _F32(in_size) if scale is None else _F32(scale)
+    inv = _F32(1.0 / np.float64(scale32))
     inv_translate = -inv * _F32(translate)
     kernel_scale = _kernels.stretch(inv, one=_F32(1)) if antialias else _F32(1)
     reach = _F32(kernel.radius) * kernel_scale
