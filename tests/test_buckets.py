@@ -230,3 +230,21 @@ def test_cli_on_a_folder_of_distinct_sizes(tmp_path, monkeypatch, pillow_oracle)
             want = ImageOps.exif_transpose(original).resize((56, 40), Image.Resampling.BILINEAR)
         with Image.open(out / f"{i:02d}.png") as got:
             np.testing.assert_array_equal(np.asarray(got), np.asarray(want), err_msg=str(i))
+
+
+def test_threads_share_the_buckets(photo):
+    """Calls from several threads (a service) count and pad consistently: every output is jax.image's."""
+    import concurrent.futures
+
+    shapes = _shapes(16, 8, hi=300) * 2  # every shape twice, from different threads
+
+    def one(hw):
+        x = np.ascontiguousarray(photo[: hw[0], : hw[1]])
+        return np.asarray(jax_resize.resize(x, (40, 30, 3), "linear"))
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(one, shapes))
+    for (h, w), out in zip(shapes, outs):
+        want = jax.image.resize(photo[:h, :w].astype(np.float32), (40, 30, 3), "linear", antialias=True)
+        np.testing.assert_allclose(out, np.asarray(want), atol=255 * 2e-5, err_msg=f"{h}x{w}")
+    assert all(buckets._CALLS[k] == 2 for k in buckets._CALLS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import contextvars
+import threading
 
 import jax
 import numpy as np
@@ -51,11 +52,17 @@ _CALLS: collections.OrderedDict = collections.OrderedDict()
 _WIDEST: collections.OrderedDict = collections.OrderedDict()
 
 
-def _remember(memory: collections.OrderedDict, key, value) -> None:
-    memory[key] = value
-    memory.move_to_end(key)
-    while len(memory) > HOST.bucket_memory:
-        memory.popitem(last=False)
+_LOCK = threading.Lock()  # callers on several threads (a service) share both memories
+
+
+def _remember(memory: collections.OrderedDict, key, update):
+    """``memory[key] = update(memory.get(key))`` as the most recent entry; returns the new value."""
+    with _LOCK:
+        memory[key] = value = update(memory.get(key))
+        memory.move_to_end(key)
+        while len(memory) > HOST.bucket_memory:
+            memory.popitem(last=False)
+    return value
 
 
 def _signature(x, ops, options) -> tuple:
@@ -70,10 +77,8 @@ def _padded(record, size: int):
     """``record`` reading the first ``in_size`` of ``size`` inputs, bands widened with zero taps."""
     if isinstance(record, _records.Gather):
         return _records.Gather(record.index, size, record.outside)
-    key = (size, record.out_size)
     k = record.width
-    width = _decide.bucket_taps(k, _WIDEST.get(key, 0))
-    _remember(_WIDEST, key, width)
+    width = _remember(_WIDEST, (size, record.out_size), lambda widest: _decide.bucket_taps(k, widest or 0))
     pad = ((0, 0), (0, width - k))
     return _records.Taps(np.pad(record.index, pad), np.pad(record.weight, pad), size, record.outside)
 
@@ -91,8 +96,7 @@ def bucketed(x, ops, requested: str, options, tuning: Tuning):
     if _EXACT.get():
         return None
     key = _signature(x, ops, options)
-    calls = _CALLS.get(key, 0) + 1
-    _remember(_CALLS, key, calls)
+    calls = _remember(_CALLS, key, lambda seen: (seen or 0) + 1)
     if not _decide.bucket(ops, requested, calls, tuning):
         return None
     shape = list(x.shape)
