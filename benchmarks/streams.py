@@ -30,6 +30,7 @@ import tempfile
 import time
 
 import numpy as np
+from photos import median_ms  # shared timing helper (benchmarks/ on sys.path, as run.py has it)
 
 HERE = pathlib.Path(__file__).resolve().parent
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
@@ -86,14 +87,9 @@ def warm_ms(method: str, photo, shape, repeats: int = 21) -> float:
 
     x = np.ascontiguousarray(photo[: shape[0], : shape[1]])
     call = lambda: jax.block_until_ready(jax_resize.resize(x, (224, 224, 3), method, antialias=True))  # noqa: E731
-    call()
-    call()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+    for _ in range(3):  # its own program from the fourth call (exact_after)
         call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+    return median_ms(call, repeats)
 
 
 _PILLOW_LOOP = """
