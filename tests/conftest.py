@@ -161,13 +161,25 @@ def exact_programs(request):
     """Every eager call runs its exact program (``jax_resize.exact_shapes``): the tests of a
     strategy, form or peer check that program against its oracle. ``test_buckets`` checks the
     shared programs of new shapes (outside this context) against these and the oracles."""
-    if request.module.__name__.endswith("test_buckets"):
+    if request.module.__name__.endswith(("test_buckets", "test_stored")):
         yield
         return
     import jax_resize
 
     with jax_resize.exact_shapes():
         yield
+
+
+@pytest.fixture(autouse=True)
+def compilation_cache_untouched(monkeypatch, tmp_path_factory):
+    """The command's persistent cache goes to a temporary folder, never the user's, and its
+    ``jax_compilation_cache_dir`` does not outlive the test (stored programs follow that setting)."""
+    import jax
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))
+    before = jax.config.jax_compilation_cache_dir
+    yield
+    jax.config.update("jax_compilation_cache_dir", before)
 
 
 @pytest.fixture(autouse=True)

@@ -21,6 +21,7 @@ CORE = [
     "execution/decide",
     "execution/apply",
     "execution/buckets",
+    "execution/stored",
     "execution/strategies",
     "execution/primitive",
     "execution/transpose",

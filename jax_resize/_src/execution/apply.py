@@ -29,6 +29,7 @@ respect to ``x`` and to traced weights) work through it.
 from __future__ import annotations
 
 import collections
+import functools
 from collections.abc import Callable, Sequence
 from typing import cast
 
@@ -43,6 +44,7 @@ from .. import rounding as _rounding
 from .. import validation as _v
 from . import buckets as _buckets
 from . import decide as _decide
+from . import stored as _stored
 from . import strategies as _strategies
 from .tuning import HOST, Tuning, tuning_for
 
@@ -147,26 +149,28 @@ def _top_level() -> bool:
     return clean is not None and bool(clean())
 
 
-def _eager(x, plans, **static):
+def _eager(x, plans, stored=False, **static):
     """:data:`apply` for a concrete ``x``, compiled with :func:`.decide.compiler_options` unless a
     trace is active (falls back to the default options, once and for all, on a jax or an XLA that
-    does not know them)."""
+    does not know them); ``stored``: through :mod:`.stored` (a bucketed program)."""
     options = _decide.compiler_options(plans, static["tuning"])
-    if options is None or not _top_level():
+    if not _top_level():
         return apply(x, plans, **static)
-    key = tuple(sorted(options.items()))
-    if key not in _WITH_OPTIONS:
-        try:
-            _WITH_OPTIONS[key] = jax.jit(_apply, static_argnames=_STATIC, compiler_options=options)
-        except TypeError:  # a jax without per-function compiler options
-            _WITH_OPTIONS[key] = None
-    compiled = _WITH_OPTIONS[key]
-    if compiled is None:
-        return apply(x, plans, **static)
+    function, key = apply, ()
+    if options is not None:
+        key = tuple(sorted(options.items()))
+        if key not in _WITH_OPTIONS:
+            try:
+                _WITH_OPTIONS[key] = jax.jit(_apply, static_argnames=_STATIC, compiler_options=options)
+            except TypeError:  # a jax without per-function compiler options
+                _WITH_OPTIONS[key] = None
+        function = _WITH_OPTIONS[key] or apply
     try:
-        return compiled(x, plans, **static)
+        if stored:
+            return _stored.call(function, (x, plans), static, extra=key if function is not apply else ())
+        return function(x, plans, **static)
     except Exception as error:  # only an unknown-option error is swallowed
-        if not any(name in str(error) for name in options):
+        if function is apply or not any(name in str(error) for name in options or ()):
             raise
         _WITH_OPTIONS[key] = None
         return apply(x, plans, **static)
@@ -251,7 +255,7 @@ def run(
     if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
         plans, application = _fetched(plans.host), cast(Callable, apply)
     else:
-        plans, application = plans.device(), _eager
+        plans, application = plans.device(), functools.partial(_eager, stored=strategy == "bucketed")
     return application(
         x,
         plans,

@@ -140,6 +140,8 @@ class Host:
     tile_elements: int = 1 << 14
     #: Call signatures counted for ``exact_after``; taps widths kept per bucket.
     bucket_memory: int = 4096
+    #: Bucketed programs kept on disk by ``stored.py`` (least recently used removed first).
+    stored_programs: int = 512
     #: Axes with at least this many outputs evaluate their kernel once per class of rows that see
     #: the same distances (a rational ratio repeats a few phases: 2**20 -> 2**22 has 4).
     class_min_rows: int = 16

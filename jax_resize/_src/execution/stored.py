@@ -1,0 +1,126 @@
+"""Stored programs: the compiled programs of shape buckets, kept on disk across processes.
+
+Contract: where JAX's persistent compilation cache is on (``jax_compilation_cache_dir`` set, as
+the command sets it), :func:`call` runs a bucketed program from an executable it serialized in an
+earlier process, keyed by everything that determines the program: the arguments' tree (the plans'
+static fields included) and shapes, the static arguments, the compiler options, the versions of
+jax, jaxlib and this package's source, the device, ``XLA_FLAGS`` and jax's configuration. A hit
+skips tracing and lowering, which JAX's own cache needs before it can look a program up (about
+0.1 s per program). A missing, unreadable or refused file is a miss: the program is compiled as
+usual and stored. The directory keeps at most ``HOST.stored_programs`` files (the least recently
+used are removed); the programs loaded in a process are a bounded LRU too.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import os
+import pathlib
+import tempfile
+import threading
+
+import jax
+import jaxlib
+
+from .tuning import HOST
+
+try:
+    from jax.experimental import serialize_executable as _serialize
+except ImportError:  # pragma: no cover - a jax without executable serialization: nothing is stored
+    _serialize = None  # type: ignore[assignment]
+
+_LOADED: collections.OrderedDict = collections.OrderedDict()
+_LOCK = threading.Lock()
+_SOURCE: list[str] = []  # the package source's digest, read once per process
+
+
+def directory() -> pathlib.Path | None:
+    """Where programs are stored: ``<jax_compilation_cache_dir>/jax_resize``, or ``None`` (off)."""
+    base = jax.config.jax_compilation_cache_dir  # type: ignore[attr-defined]
+    if not base or _serialize is None or "://" in str(base):  # remote caches: JAX's own only
+        return None
+    return pathlib.Path(base) / "jax_resize"
+
+
+def _source_digest() -> str:
+    """A digest of every module of the package: a program changes with any line of its source."""
+    if not _SOURCE:
+        root = pathlib.Path(__file__).resolve().parents[2]
+        digest = hashlib.sha256()
+        for path in sorted(root.rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+        _SOURCE.append(digest.hexdigest())
+    return _SOURCE[0]
+
+
+def key(args, static: dict, extra=()) -> str:
+    """The name of the program ``function(*args, **static)`` compiles to (see the module docstring)."""
+    leaves, tree = jax.tree_util.tree_flatten(args)
+    device = jax.devices()[0]
+    config = sorted((name, repr(value)) for name, value in jax.config.values.items())
+    context = (jax.config.jax_enable_x64, jax.config.jax_default_matmul_precision)  # type: ignore[attr-defined]
+    parts = (
+        str(tree),
+        [(tuple(leaf.shape), str(leaf.dtype)) for leaf in leaves],
+        sorted((name, repr(value)) for name, value in static.items()),
+        extra,
+        (jax.__version__, jaxlib.__version__, _source_digest()),
+        (device.platform, device.device_kind, os.environ.get("XLA_FLAGS", "")),
+        config,
+        context,
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def _remember(name: str, compiled) -> None:
+    with _LOCK:
+        _LOADED[name] = compiled
+        _LOADED.move_to_end(name)
+        while len(_LOADED) > HOST.bucket_memory:
+            _LOADED.popitem(last=False)
+
+
+def _load(path: pathlib.Path, args):
+    """The executable stored at ``path`` for ``args``' tree, or ``None`` (absent or refused)."""
+    try:
+        payload = path.read_bytes()
+        compiled = _serialize.deserialize_and_load(
+            payload, jax.tree_util.tree_structure((args, {})), jax.tree_util.tree_structure(0)
+        )
+        os.utime(path)  # recently used
+        return compiled
+    except Exception:  # absent, truncated, or written by another jaxlib: compile instead
+        return None
+
+
+def _store(folder: pathlib.Path, path: pathlib.Path, compiled) -> None:
+    """Writes ``compiled`` atomically, then removes the least recently used files above the bound."""
+    try:
+        payload, _, _ = _serialize.serialize(compiled)
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
+            handle.write(payload)
+        os.replace(handle.name, path)
+        files = sorted(folder.glob("*.xla"), key=lambda p: p.stat().st_mtime)
+        for old in files[: max(0, len(files) - HOST.stored_programs)]:
+            old.unlink(missing_ok=True)
+    except (OSError, ValueError):  # a read-only or full disk: the program still runs
+        pass
+
+
+def call(function, args: tuple, static: dict, extra=()):
+    """``function(*args, **static)`` (a ``jax.jit`` function), through the stored programs."""
+    folder = directory()
+    if folder is None:
+        return function(*args, **static)
+    name = key(args, static, extra)
+    compiled = _LOADED.get(name)
+    if compiled is None:
+        path = folder / f"{name}.xla"
+        compiled = _load(path, args)
+        if compiled is None:
+            compiled = function.lower(*args, **static).compile()
+            _store(folder, path, compiled)
+        _remember(name, compiled)
+    return compiled(*args)
