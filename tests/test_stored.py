@@ -21,10 +21,14 @@ from jax_resize._src.execution.tuning import HOST
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    """A persistent cache in ``tmp_path`` and an empty process memory of loaded programs."""
+    """A persistent cache in ``tmp_path`` and an empty process memory of loaded programs; JAX
+    writes none of these small programs to its own cache (a hit there is never stored here)."""
     jax.config.update("jax_compilation_cache_dir", str(tmp_path))  # conftest restores it
+    minimum = jax.config.jax_persistent_cache_min_compile_time_secs
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", 1e9)
     monkeypatch.setattr(stored, "_LOADED", collections.OrderedDict())
-    return tmp_path / "jax_resize"
+    yield tmp_path / "jax_resize"
+    jax.config.update("jax_persistent_cache_min_compile_time_secs", minimum)
 
 
 def _traced(counter):
@@ -102,6 +106,9 @@ import json, sys, jax, numpy as np
 events = []
 jax.monitoring.register_event_duration_secs_listener(lambda event, duration, **kw: events.append(event))
 import jax_resize
+from jax_resize._src.execution import stored
+if sys.argv[3:] == ["jax-cache-only"]:
+    stored.directory = lambda: None
 photo = np.load(sys.argv[1])
 out = {}
 for h, w in [(301, 457), (288, 470)]:
@@ -134,3 +141,39 @@ def test_a_new_process_runs_stored_bucketed_programs(tmp_path, pillow_oracle):
         want = np.asarray(Image.fromarray(photo[:h, :w]).resize((56, 40), Image.Resampling.BILINEAR))
         for run in ("first", "second"):
             np.testing.assert_array_equal(np.load(tmp_path / f"{run}-{h}.npy"), want, err_msg=run)
+
+
+def test_programs_jax_loaded_from_its_cache_are_not_stored(tmp_path, pillow_oracle):
+    """On CPU an executable that JAX loaded from its persistent cache serializes to a payload that
+    fails when run ("Function ... not found"): a process whose compilation hit JAX's cache stores
+    nothing, and the next process still gives Pillow's result."""
+    from PIL import Image
+
+    photo = np.asarray(load_photo("astronaut.png").convert("RGB"))
+    np.save(tmp_path / "photo.npy", photo)
+    env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_COMPILATION_CACHE_DIR=str(tmp_path / "cache"))
+    env["XLA_FLAGS"] = os.environ.get("XLA_FLAGS", "")
+    env["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
+    env["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
+    for run, extra in (("jax", ["jax-cache-only"]), ("hit", []), ("next", [])):
+        child = run_capped(_CHILD, tmp_path / "photo.npy", tmp_path / run, *extra, env=env)
+        assert child.returncode == 0, child.stderr[-3000:]
+        if run == "hit":
+            assert not list((tmp_path / "cache" / "jax_resize").glob("*.xla"))
+    for h, w in [(301, 457), (288, 470)]:
+        want = np.asarray(Image.fromarray(photo[:h, :w]).resize((56, 40), Image.Resampling.BILINEAR))
+        for run in ("jax", "hit", "next"):
+            np.testing.assert_array_equal(np.load(tmp_path / f"{run}-{h}.npy"), want, err_msg=run)
+
+
+def test_a_payload_that_does_not_reproduce_the_result_is_not_stored(folder, monkeypatch):
+    real = stored._serialize.deserialize_and_load
+
+    def wrong(*a, **k):
+        loaded = real(*a, **k)
+        return lambda *args: loaded(*args) + 1
+
+    monkeypatch.setattr(stored._serialize, "deserialize_and_load", wrong)
+    out = stored.call(_traced([0]), (jnp.arange(3.0), jnp.ones(3)), {"k": 0.0})
+    np.testing.assert_array_equal(out, [0, 1, 2])
+    assert not list(folder.glob("*.xla"))

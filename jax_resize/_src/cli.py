@@ -369,10 +369,11 @@ def resize_fn(plan: Plan, batched: bool, alpha: bool):
     return jax.jit(run) if batched else run
 
 
-def resize_frames(plan: Plan, frames: Sequence[np.ndarray], alpha: bool) -> list[np.ndarray]:
-    """Resizes frames of one shape and dtype, ``BATCH`` per jitted call."""
+def resize_frames(plan: Plan, frames: Sequence[np.ndarray], alpha: bool) -> list:
+    """Resizes frames of one shape and dtype, ``BATCH`` per jitted call; a single frame's result
+    is the jax array of an asynchronous call (the writer thread waits for it)."""
     if len(frames) == 1:
-        return [np.asarray(resize_fn(plan, False, alpha)(frames[0]))]
+        return [resize_fn(plan, False, alpha)(frames[0])]
     out: list[np.ndarray] = []
     for start in range(0, len(frames), BATCH):
         out.extend(np.asarray(resize_fn(plan, True, alpha)(np.stack(frames[start : start + BATCH]))))
@@ -571,9 +572,7 @@ def _run_files(args) -> int:
 
 def _require_cli_extra() -> None:
     """The command reads and writes image files with Pillow and shows progress with tqdm."""
-    missing = [
-        name for module, name in (("PIL", "pillow"), ("tqdm", "tqdm")) if importlib.util.find_spec(module) is None
-    ]
+    missing = [name for module, name in (("PIL", "pillow"), ("tqdm", "tqdm")) if not importlib.util.find_spec(module)]
     if missing:
         raise SystemExit(
             f"jax-resize needs {' and '.join(missing)}: install the command's extra with "

@@ -285,14 +285,15 @@ def _save_all_formats() -> set:
 def write_picture(
     path: str | pathlib.Path,
     picture: Picture,
-    frames: list[np.ndarray],
+    frames: list,
     mode: str,
     *,
     background: tuple[int, ...] | None = None,
     quality: int | None = None,
     options: dict[str, Any] | None = None,
 ) -> None:
-    """Writes resized ``frames`` of ``picture`` in ``mode`` (from :func:`plan_output`) to ``path``.
+    """Writes resized ``frames`` of ``picture`` in ``mode`` (from :func:`plan_output`) to ``path``;
+    ``frames`` may be jax arrays still being computed (converted here, on the writing thread).
 
     ``quality`` goes to the formats in ``QUALITY_FORMATS``; ``options`` are Pillow ``save``
     keywords (``lossless``, ``optimize``, ``compression``...) that override the metadata kept
@@ -303,6 +304,7 @@ def write_picture(
     """
     from PIL import Image
 
+    frames = [np.asarray(f) for f in frames]
     path = pathlib.Path(path)
     fmt = output_format(path)
     if mode != picture.mode and picture.has_alpha and mode not in ALPHA_MODES:

@@ -7,8 +7,10 @@ static fields included) and shapes, the static arguments, the compiler options, 
 jax, jaxlib and this package's source, the device, ``XLA_FLAGS`` and jax's configuration. A hit
 skips tracing and lowering, which JAX's own cache needs before it can look a program up (about
 0.1 s per program). A missing, unreadable or refused file is a miss: the program is compiled as
-usual and stored. The directory keeps at most ``HOST.stored_programs`` files (the least recently
-used are removed); the programs loaded in a process are a bounded LRU too.
+usual and stored once its payload, loaded again, reproduces the call's result bit for bit. An
+executable that JAX loaded from its own cache is never stored (on CPU its payload is broken). The
+directory keeps at most ``HOST.stored_programs`` files (the least recently used are removed); the
+programs loaded in a process are a bounded LRU too.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import threading
 
 import jax
 import jaxlib
+import numpy as np
 
 from .tuning import HOST
 
@@ -33,6 +36,8 @@ except ImportError:  # pragma: no cover - a jax without executable serialization
 _LOADED: collections.OrderedDict = collections.OrderedDict()
 _LOCK = threading.Lock()
 _SOURCE: list[str] = []  # the package source's digest, read once per process
+_HITS = threading.local()  # JAX persistent-cache hits of this thread (``_stored_hits``)
+_HITS_LISTENING: list[bool] = []
 
 
 def directory() -> pathlib.Path | None:
@@ -94,10 +99,30 @@ def _load(path: pathlib.Path, args):
         return None
 
 
-def _store(folder: pathlib.Path, path: pathlib.Path, compiled) -> None:
-    """Writes ``compiled`` atomically, then removes the least recently used files above the bound."""
+def _stored_hits() -> int:
+    """JAX persistent-cache hits in this thread so far (a listener is registered on first use)."""
+    with _LOCK:
+        if not _HITS_LISTENING:
+            jax.monitoring.register_event_listener(_count_hit)
+            _HITS_LISTENING.append(True)
+    return getattr(_HITS, "count", 0)
+
+
+def _count_hit(event: str, **_) -> None:
+    if event == "/jax/compilation_cache/cache_hits":
+        _HITS.count = getattr(_HITS, "count", 0) + 1
+
+
+def _store(folder: pathlib.Path, path: pathlib.Path, compiled, args, result) -> None:
+    """Writes ``compiled`` atomically once its payload, loaded again, gives ``result`` on ``args``;
+    then removes the least recently used files above the bound."""
     try:
         payload, _, _ = _serialize.serialize(compiled)
+        again = _serialize.deserialize_and_load(
+            payload, jax.tree_util.tree_structure((args, {})), jax.tree_util.tree_structure(0)
+        )
+        if not np.array_equal(np.asarray(again(*args)), np.asarray(result), equal_nan=True):
+            return
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
             handle.write(payload)
@@ -105,7 +130,7 @@ def _store(folder: pathlib.Path, path: pathlib.Path, compiled) -> None:
         files = sorted(folder.glob("*.xla"), key=lambda p: p.stat().st_mtime)
         for old in files[: max(0, len(files) - HOST.stored_programs)]:
             old.unlink(missing_ok=True)
-    except (OSError, ValueError):  # a read-only or full disk: the program still runs
+    except Exception:  # a payload that does not load or run again, a full disk: nothing is stored
         pass
 
 
@@ -116,11 +141,19 @@ def call(function, args: tuple, static: dict, extra=()):
         return function(*args, **static)
     name = key(args, static, extra)
     compiled = _LOADED.get(name)
-    if compiled is None:
-        path = folder / f"{name}.xla"
-        compiled = _load(path, args)
-        if compiled is None:
-            compiled = function.lower(*args, **static).compile()
-            _store(folder, path, compiled)
+    if compiled is not None:
+        return compiled(*args)
+    path = folder / f"{name}.xla"
+    compiled = _load(path, args)
+    if compiled is not None:
         _remember(name, compiled)
-    return compiled(*args)
+        return compiled(*args)
+    hits = _stored_hits()
+    compiled = function.lower(*args, **static).compile()
+    result = compiled(*args)
+    # an executable JAX loaded from its own cache does not serialize again on CPU (its payload
+    # fails with "Function ... not found"): only programs compiled here are stored
+    if _stored_hits() == hits:
+        _store(folder, path, compiled, args, result)
+    _remember(name, compiled)
+    return result
