@@ -148,13 +148,17 @@ def cli_rows(count: int, rounds: int = 3) -> list[str]:
 
     def cell(key):
         v = runs[key]
-        return f"{med[key]:.2f} ({min(v):.2f}-{max(v):.2f}) | {med[key] / med['pillow']:.2f}x"
+        paired = sorted(a / b for a, b in zip(v, runs["pillow"]))  # each round against its own Pillow run
+        return (
+            f"{med[key]:.2f} ({min(v):.2f}-{max(v):.2f}) | {med[key] / med['pillow']:.2f}x | "
+            f"{', '.join(f'{r:.2f}' for r in paired)}"
+        )
 
     return [
         f"CLI on {count} JPEGs of distinct sizes (300-2400 px, every fifth EXIF-rotated) -> 224x224, fresh processes,"
         f" median of {rounds} rounds (range)",
-        "| run | seconds | / Pillow loop |",
-        "| --- | --- | --- |",
+        "| run | seconds | / Pillow loop | per round / that round's Pillow loop |",
+        "| --- | --- | --- | --- |",
         f"| jax-resize, empty compilation cache | {cell('first')} |",
         f"| jax-resize, cache kept | {cell('cached')} |",
         f"| single-threaded Pillow loop | {cell('pillow')} |",
@@ -173,6 +177,7 @@ def main(argv=None) -> int:
     parser.add_argument("--pil-shapes", type=int, default=100)
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
+    parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
     args = parser.parse_args(argv)
 
     import jax
@@ -188,7 +193,7 @@ def main(argv=None) -> int:
     if args.shapes:
         _streams(args, compiles, listener)
     if args.cli:
-        print("\n".join(["", *cli_rows(args.cli)]))
+        print("\n".join(["", *cli_rows(args.cli, args.rounds)]))
     return 0
 
 
