@@ -89,6 +89,15 @@ def test_chain_form():
     assert decide.chain_form([_part(4, (0,)), _part(4, (1,))], big, GPU) is None
 
 
+def test_narrow_intermediate():
+    big = CPU.block_min_bytes
+    reads, floats = types.SimpleNamespace(reads_integers=True), types.SimpleNamespace(reads_integers=False)
+    assert decide.narrow_intermediate(big, reads, CPU)
+    assert not decide.narrow_intermediate(big - 1, reads, CPU)
+    assert not decide.narrow_intermediate(big, floats, CPU)
+    assert not decide.narrow_intermediate(big, reads, GPU) and not decide.narrow_intermediate(big, reads, TPU)
+
+
 def test_compiler_options_and_fetching():
     band, poly = _band(2), types.SimpleNamespace(default_compiler=True)
     assert decide.compiler_options([band], CPU) == dict(CPU.compiler_options)

@@ -9,6 +9,7 @@ exact everywhere.
 """
 
 import re
+import types
 
 import jax
 import numpy as np
@@ -116,6 +117,20 @@ def test_noise_uint8_and_float(method):
         np.testing.assert_allclose(
             jax_resize.resize(f, (oh, ow), method), pil_float(f, (oh, ow), FILTERS[method]), rtol=0, atol=1e-3
         )
+
+
+@pytest.mark.parametrize("method", ["pil_bicubic", "pil_lanczos"])
+def test_large_photo_whose_intermediate_is_stored_in_8_bits(method):
+    """12 MP -> 768x1024: the horizontal pass's result (3000x1024x3, 36.9 MB as int32) is stored
+    as uint8 (decide.narrow_intermediate); Pillow's resize is the oracle, bit for bit."""
+    from jax_resize._src.execution import decide
+    from jax_resize._src.execution.tuning import TUNING
+
+    img = Image.fromarray(_photo("coffee.png")).convert("RGB").resize((4000, 3000), Image.Resampling.BICUBIC)
+    assert decide.narrow_intermediate(3000 * 1024 * 3 * 4, types.SimpleNamespace(reads_integers=True), TUNING["cpu"])
+    want = np.asarray(img.resize((1024, 768), FILTERS[method]))
+    got = np.asarray(jax.jit(lambda v: jax_resize.resize(v, (768, 1024, 3), method))(np.asarray(img)))
+    np.testing.assert_array_equal(got, want)
 
 
 def test_pass_order_matters_and_is_pillows():

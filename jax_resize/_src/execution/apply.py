@@ -107,6 +107,8 @@ def _apply(
                 info = np.iinfo(dtype)
                 if b == INT32:  # (2**(bits-1) + sum(x * k)) >> bits, an arithmetic shift
                     y = jnp.clip((y + (1 << (bits - 1))) >> bits, info.min, info.max)
+                    if i + 1 < len(groups) and _decide.narrow_intermediate(y.size * 4, groups[i + 1][0], tuning):
+                        y = y.astype(dtype)  # exact: already clipped to the range of dtype
                 elif b is not None:
                     y = _rounding.combine_fixed_point(
                         y, axis=p.axis, b=b, bits=bits, lo=float(info.min), hi=float(info.max)

@@ -219,6 +219,14 @@ def row_loop(shape, axis: int, k: int, out: int, next_taps: int, tuning: Tuning)
     )
 
 
+def narrow_intermediate(nbytes: int, next_plan, tuning: Tuning) -> bool:
+    """Whether a per-pass integer result of ``nbytes`` (int32, already clipped to the output
+    dtype's range) is stored in the output dtype for ``next_plan``: from ``block_min_bytes``,
+    where the int32 array would be freshly mapped on every call; below it the next pass's
+    conversions cost more than they save (RESULTS.md "8-bit intermediates")."""
+    return tuning.block_min_bytes is not None and nbytes >= tuning.block_min_bytes and next_plan.reads_integers
+
+
 def chain_form(parts, first_out_bytes: int, tuning: Tuning) -> str | None:
     """How a chain of passes (``parts``: implementations) runs on CPU: ``"fused"`` — two
     one-phase polyphase passes on different axes of at most ``fused_max_terms`` terms together as

@@ -89,6 +89,7 @@ class Tuning:
     # -- CPU row blocks and the fused decimation (decide.chain_form); None: never --
     #: A chain whose first pass's output takes at least this many bytes (glibc's largest mmap
     #: threshold) runs in blocks of about ``block_bytes`` of it. RESULTS.md "Large intermediates".
+    #: A per-pass integer result this large is kept in the output dtype ("8-bit intermediates").
     block_min_bytes: int | None = None
     block_bytes: int = 4 << 20
     #: Two one-phase polyphase passes of at most this many terms together, above
