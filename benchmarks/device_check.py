@@ -31,6 +31,7 @@ case differs from its oracle (or a block fails to run).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import functools
 import os
@@ -84,6 +85,7 @@ def _parse(argv):
     p.add_argument(
         "--dense", action="store_true", help="also time the dense strategy (never fastest on the GPU; slow to compile)"
     )
+    p.add_argument("--no-candidate", action="store_true", help="do not time the candidate rule (CANDIDATE)")
     p.add_argument("--torch-device", help=argparse.SUPPRESS)  # e.g. cpu:0, to run the device-side code on CPU
     return p.parse_args(argv)
 
@@ -95,6 +97,25 @@ def _parse(argv):
 #: Timed calls of one speed cell stop after this many seconds (at least 3 calls): slow cells (the
 #: dense strategy on photos) would otherwise take most of the check's time.
 CELL_SECONDS = 1.0
+#: The rule to A/B before it enters the GPU row ("candidate" column): polyphase only for one-phase
+#: bands of at least 8 taps, banded otherwise. From the H200 run (RESULTS.md "GPU: NVIDIA H200,
+#: after the execution-layer refactor"): banded beat auto on x2, 256 -> 224 and 4K x0.5 bilinear
+#: (4 taps), polyphase on 4K x0.5 bicubic (8 taps, one phase).
+CANDIDATE = dict(polyphase_max_phases=1, polyphase_min_taps=8)
+
+
+@contextlib.contextmanager
+def _candidate_row(jax):
+    """The default backend's tuning row replaced by ``CANDIDATE`` while programs are traced."""
+    from jax_resize._src.execution import tuning
+
+    row = tuning.tuning_for(jax.default_backend())
+    key = next(k for k, v in tuning.TUNING.items() if v is row)
+    tuning.TUNING[key] = dataclasses.replace(row, **CANDIDATE)
+    try:
+        yield
+    finally:
+        tuning.TUNING[key] = row
 
 
 def _ms(fn, repeats: int, sync=lambda: None) -> float:
@@ -628,7 +649,7 @@ def _import_benchmarks():
         sys.argv = argv
 
 
-def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=False):
+def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=False, candidate=False):
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -679,6 +700,11 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=Fals
     jax.block_until_ready(call())
     first = time.perf_counter() - t0
     cells["auto"] = _ms(lambda: jax.block_until_ready(call()), repeats)
+    cells["candidate"] = None
+    if candidate:
+        with _candidate_row(jax):  # traced (and timed) with the candidate row
+            c = jitted(ours("auto"))
+            cells["candidate"] = _ms(lambda c=c: jax.block_until_ready(c()), repeats)
     for strategy in ("dense", "banded", "polyphase"):
         if strategy == "dense" and not dense:
             cells[strategy] = None
@@ -777,11 +803,12 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=Fals
     name = w.name if kind == "tensors" else f"{w.name} (batch {b})"
     torch_cell = f(cells["torch"]) + (f" ({cells['torch layout']})" if cells["torch layout"] else "")
     row = (
-        f"| {name} | {f(cells['auto'])} | {f(cells['dense'])} | {f(cells['banded'])} | {f(cells['polyphase'])} | "
+        f"| {name} | {f(cells['auto'])} | {f(cells['candidate'])} | {f(cells['dense'])} | {f(cells['banded'])} | "
+        f"{f(cells['polyphase'])} | "
         f"{best} | {torch_cell} | {f(cells['torchvision'])} | {f(cells['jax.image'])} | {f(ratio)} | "
         f"{gbps:.1f} | {100 * gbps / bw:.0f}% | {first:.2f} |"
     )
-    return row, ratio, gbps / bw, cells.get("notes", [])
+    return row, ratio, gbps / bw, cells.get("notes", []), cells["candidate"] and cells["candidate"] / cells["auto"]
 
 
 @functools.cache
@@ -792,17 +819,17 @@ def _photo_cached(hw):
 
 
 SPEED_HEADER = (
-    "| workload | jax_resize auto ms | dense ms | banded ms | polyphase ms | fastest forced | torch ms | "
-    "torchvision v2 ms | jax.image ms | auto / fastest peer | auto GB/s | % of copy | first call s | row s |"
+    "| workload | jax_resize auto ms | candidate rule ms | dense ms | banded ms | polyphase ms | fastest forced | "
+    "torch ms | torchvision v2 ms | jax.image ms | auto / fastest peer | auto GB/s | % of copy | first call s | row s |"
 )
 
 
 # --------------------------------------------------------------------------------------------
 
 
-def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, repeats, ratios, fractions):
-    """The speed table; appends each row's auto / fastest peer to ``ratios`` and its share of the
-    copy bandwidth to ``fractions``."""
+def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, repeats, ratios, fractions, candidates):
+    """The speed table; appends each row's auto / fastest peer to ``ratios``, its share of the
+    copy bandwidth to ``fractions`` and its candidate / auto to ``candidates``."""
     out("## Speed")
     out()
     _import_benchmarks()
@@ -813,7 +840,7 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
         f"(HxWx3) in batches of {batch}; torch: F.interpolate, the faster of NCHW and channels-last; "
         "jax.image converts uint8 to float32 inside its jit; first call = trace + compile + run of auto; "
         f"a cell stops timing after {CELL_SECONDS:.0f} s (at least 3 calls); the dense strategy only with "
-        "--dense."
+        f"--dense; candidate rule: auto planned with {CANDIDATE} (not with --no-candidate)."
     )
     out()
     out(SPEED_HEADER)
@@ -825,7 +852,7 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
             continue
         row_start = time.perf_counter()
         try:
-            row, ratio, frac, n = speed_row(
+            row, ratio, frac, n, versus = speed_row(
                 kind,
                 w,
                 batch=batch,
@@ -836,6 +863,7 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
                 tv=tv,
                 bw=bw,
                 dense=args.dense,
+                candidate=not args.no_candidate,
             )
         except Exception as e:
             out(f"| {w.name} | failed: {type(e).__name__}: {str(e).splitlines()[0][:120]} |")
@@ -844,6 +872,8 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
         if ratio is not None:
             ratios.append(ratio)
         fractions.append(frac)
+        if versus:
+            candidates.append(versus)
         notes += [f"{w.name}: {x}" for x in n]
     if notes:
         out()
@@ -936,9 +966,9 @@ def main(argv=None) -> int:
             out(f"- {name}: {f}")
     out()
 
-    ratios, fractions = [], []
+    ratios, fractions, candidates = [], [], []
     if not args.no_speed:
-        speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, repeats, ratios, fractions)
+        speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, repeats, ratios, fractions, candidates)
     else:
         out("## Speed: not run (--no-speed)")
     out()
@@ -965,6 +995,12 @@ def main(argv=None) -> int:
         items.append(f"speed median auto / fastest peer {statistics.median(ratios):.2f} over {len(ratios)} rows")
     if fractions:
         items.append(f"median {100 * statistics.median(fractions):.0f}% of copy bandwidth")
+    if candidates:
+        faster, slower = sum(r < 0.95 for r in candidates), sum(r > 1.05 for r in candidates)
+        items.append(
+            f"candidate rule / auto median {statistics.median(candidates):.2f} "
+            f"({faster} rows faster, {slower} slower by 5 %+)"
+        )
     items.append(f"{time.perf_counter() - start:.0f} s")
     summary = f"device check ({dev.platform} {dev.device_kind}): " + ", ".join(items)
     ok = equal == total and not broken

@@ -57,6 +57,7 @@ def test_quick_cpu_run_exits_0_and_ends_with_the_summary_line(quick_run):
     # on CPU the precision comparison is CPU against CPU and must say that it proves nothing
     assert "precision n/a (cpu vs cpu" in m["rest"], last
     assert re.search(r"speed median auto / fastest peer \d+\.\d\d over 1 rows", m["rest"]), last
+    assert re.search(r"candidate rule / auto median \d+\.\d\d \(\d rows faster, \d slower by 5 %\+\)", m["rest"]), last
 
 
 def test_quick_cpu_run_reports_every_block_and_the_speed_row(quick_run):
@@ -73,6 +74,8 @@ def test_quick_cpu_run_reports_every_block_and_the_speed_row(quick_run):
         assert a == b > 0, rows[name]
     speed = [line for line in proc.stdout.splitlines() if line.startswith("| bilinear 16x300x451x3 -> 224 |")]
     assert len(speed) == 1 and "failed" not in speed[0] and "skipped" not in speed[0], speed
+    auto, candidate = (float(v) for v in speed[0].split(" | ")[1:3])  # the candidate rule timed too
+    assert auto > 0 and candidate > 0, speed
     # --output holds the same report and summary
     written = report.read_text()
     assert written.strip().splitlines()[-1] == proc.stdout.strip().splitlines()[-1]

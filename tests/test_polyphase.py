@@ -6,6 +6,8 @@ Oracles: phase tables derived by hand from the ONNX spec's coordinate formula an
 never against another strategy of ours.
 """
 
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -83,6 +85,16 @@ def test_too_many_terms_is_declined():
     plan, _ = _polyphase.polyphase_plan(index, weight, 27, TUNING["cpu"], max_terms=10**6)
     assert (plan.phases, len(plan.terms[0])) == (8, 5)
     assert _polyphase.polyphase_plan(index, weight, 27, TUNING["cpu"]) is None
+
+
+def test_too_few_taps_for_the_row_is_declined():
+    # x0.5 linear antialias: one phase of 4 taps; x0.5 cubic antialias: one phase of 8 taps
+    linear, cubic = (_taps(_reference_matrix(16, 8, mode=m, antialias=1)) for m in ("linear", "cubic"))
+    assert (linear[0].shape[1], cubic[0].shape[1]) == (4, 8)
+    row = dataclasses.replace(TUNING["gpu"], polyphase_min_taps=8)
+    assert _polyphase.polyphase_plan(*linear, 16, row) is None
+    assert _polyphase.polyphase_plan(*cubic, 16, row) is not None
+    assert _polyphase.polyphase_plan(*linear, 16, TUNING["cpu"]) is not None  # 1: any width
 
 
 def test_integer_decimation_plans_are_the_spec_tables():

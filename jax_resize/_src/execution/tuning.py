@@ -42,6 +42,8 @@ class Tuning:
     polyphase_min_phases: int = 1
     polyphase_max_phases: int = 8
     polyphase_max_terms: int = 32
+    #: ... and bands of at least this many taps (1: any; a GPU candidate, device_check.py).
+    polyphase_min_taps: int = 1
 
     # -- pass order and grouping (decide.pass_order, decide.groups) --
     #: Pass order costs a gather along an axis whose contiguous run is shorter than ``short_run``
