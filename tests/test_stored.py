@@ -177,3 +177,29 @@ def test_a_payload_that_does_not_reproduce_the_result_is_not_stored(folder, monk
     out = stored.call(_traced([0]), (jnp.arange(3.0), jnp.ones(3)), {"k": 0.0})
     np.testing.assert_array_equal(out, [0, 1, 2])
     assert not list(folder.glob("*.xla"))
+
+
+_OTHER_DEVICE = """
+import sys, jax, numpy as np
+import jax_resize
+a = np.load(sys.argv[1])[:192, :192]
+y = jax_resize.resize(jax.device_put(a, jax.devices()[1]), (40, 56, 3), "pil_bilinear")
+assert y.devices() == {jax.devices()[1]}, y.devices()
+np.save(sys.argv[2], np.asarray(y))
+"""
+
+
+def test_an_input_on_another_device_runs_its_own_program(tmp_path, pillow_oracle):
+    """Programs are stored for the default device only: a 192x192 crop (its own bucket: no padding,
+    no move) committed to the second of two CPU devices runs on it, stores nothing, and is Pillow's."""
+    from PIL import Image
+
+    photo = np.asarray(load_photo("astronaut.png").convert("RGB"))
+    np.save(tmp_path / "photo.npy", photo)
+    env = dict(os.environ, JAX_PLATFORMS="cpu", JAX_COMPILATION_CACHE_DIR=str(tmp_path / "cache"))
+    env["XLA_FLAGS"] = "--xla_force_host_platform_device_count=2"
+    child = run_capped(_OTHER_DEVICE, tmp_path / "photo.npy", tmp_path / "out.npy", env=env)
+    assert child.returncode == 0, child.stderr[-3000:]
+    assert not list((tmp_path / "cache" / "jax_resize").glob("*.xla"))
+    want = np.asarray(Image.fromarray(photo[:192, :192]).resize((56, 40), Image.Resampling.BILINEAR))
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), want)

@@ -137,8 +137,9 @@ def _store(folder: pathlib.Path, path: pathlib.Path, compiled, args, result) -> 
 def call(function, args: tuple, static: dict, extra=()):
     """``function(*args, **static)`` (a ``jax.jit`` function), through the stored programs."""
     folder = directory()
-    if folder is None:
-        return function(*args, **static)
+    default = {jax.devices()[0]}
+    if folder is None or any(leaf.devices() != default for leaf in jax.tree_util.tree_leaves(args)):
+        return function(*args, **static)  # programs are stored for the default device only
     name = key(args, static, extra)
     compiled = _LOADED.get(name)
     if compiled is not None:
