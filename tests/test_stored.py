@@ -76,6 +76,29 @@ def test_an_unreadable_file_is_a_miss_and_is_replaced(folder, monkeypatch):
     assert counter == [2] and path.stat().st_size > 100
 
 
+def test_a_payload_that_fails_to_run_is_removed_and_recompiled(folder, monkeypatch):
+    counter = [0]
+    args = (jnp.arange(3.0), jnp.ones(3))
+    stored.call(_traced(counter), args, {"k": 0.0})
+    (path,) = folder.glob("*.xla")
+    real = stored._serialize.deserialize_and_load
+
+    def failing(*a, **k):
+        def run(*args):
+            raise RuntimeError("NOT_FOUND: Function add_fusion not found")
+
+        return run
+
+    monkeypatch.setattr(stored._serialize, "deserialize_and_load", failing)
+    monkeypatch.setattr(stored, "_LOADED", collections.OrderedDict())
+    np.testing.assert_array_equal(stored.call(_traced(counter), args, {"k": 0.0}), [0, 1, 2])
+    assert counter == [2] and not path.exists()  # removed, compiled, and (its copy failing too) not stored
+    monkeypatch.setattr(stored._serialize, "deserialize_and_load", real)
+    monkeypatch.setattr(stored, "_LOADED", collections.OrderedDict())
+    stored.call(_traced(counter), args, {"k": 0.0})
+    assert counter == [3] and path.exists()
+
+
 def test_folder_and_memory_are_bounded(folder, monkeypatch):
     monkeypatch.setattr(stored, "HOST", dataclasses.replace(HOST, stored_programs=2, bucket_memory=2))
     function = _traced([0])

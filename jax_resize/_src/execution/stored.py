@@ -6,8 +6,9 @@ earlier process, keyed by everything that determines the program: the arguments'
 static fields included) and shapes, the static arguments, the compiler options, the versions of
 jax, jaxlib and this package's source, the device, ``XLA_FLAGS`` and jax's configuration. A hit
 skips tracing and lowering, which JAX's own cache needs before it can look a program up (about
-0.1 s per program). A missing, unreadable or refused file is a miss: the program is compiled as
-usual and stored once its payload, loaded again, reproduces the call's result bit for bit. An
+0.1 s per program). A missing, unreadable or refused file is a miss (one whose program fails on
+its first call in a process is removed): the program is compiled as usual and stored once its
+payload, loaded again, reproduces the call's result bit for bit. An
 executable that JAX loaded from its own cache is never stored (on CPU its payload is broken). The
 directory keeps at most ``HOST.stored_programs`` files (the least recently used are removed); the
 programs loaded in a process are a bounded LRU too.
@@ -147,8 +148,12 @@ def call(function, args: tuple, static: dict, extra=()):
     path = folder / f"{name}.xla"
     compiled = _load(path, args)
     if compiled is not None:
-        _remember(name, compiled)
-        return compiled(*args)
+        try:  # a loaded program's first call waits: a payload that fails to run is removed
+            result = jax.block_until_ready(compiled(*args))
+            _remember(name, compiled)
+            return result
+        except Exception:
+            path.unlink(missing_ok=True)
     hits = _stored_hits()
     compiled = function.lower(*args, **static).compile()
     result = compiled(*args)
