@@ -22,7 +22,8 @@ device in the same process (TF32 contractions would be about 1e-3 off; HIGHEST i
 Speed: the tensors workloads of ``benchmarks/run.py`` and the photos of ``benchmarks/photos.py``
 (batched on accelerators) for jax_resize (auto and each forced strategy) against torch
 ``F.interpolate`` (NCHW or channels-last, the faster), torchvision v2 ``Resize`` and ``jax.image``
-on the same device: warm medians, achieved bandwidth against a measured device copy, first calls.
+on the same device: warm medians, achieved bandwidth against a measured device copy, first calls;
+and auto planned with a candidate rule for the tuning row (``CANDIDATE``), so one run can settle it.
 
 The last line is ``device check (<platform> <device>): A/B exact, ...``; the exit status is 1 if any
 case differs from its oracle (or a block fails to run).
