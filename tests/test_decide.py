@@ -89,6 +89,17 @@ def test_chain_form():
     assert decide.chain_form([_part(4, (0,)), _part(4, (1,))], big, GPU) is None
 
 
+def test_fused_runs_bound_the_product_of_taps():
+    m = CPU.fuse_max_taps
+    assert decide.fused_runs([2, 2, 2, 2], CPU) == [[0, 1, 2, 3]]  # 16
+    assert decide.fused_runs([4, 11, 3, 2, 5], CPU) == [[0], [1], [2, 3], [4]]
+    assert decide.fused_runs([m + 1, 1], CPU) == [[0], [1]] and decide.fused_runs([], CPU) == []
+    for taps in ([3, 5, 2, 2, 7], [1, 16, 1], [9, 9, 9]):
+        runs = decide.fused_runs(taps, CPU)
+        assert [i for run in runs for i in run] == list(range(len(taps)))
+        assert all(len(run) == 1 or np.prod([taps[i] for i in run]) <= m for run in runs)
+
+
 def test_narrow_intermediate():
     big = CPU.block_min_bytes
     reads, floats = types.SimpleNamespace(reads_integers=True), types.SimpleNamespace(reads_integers=False)

@@ -227,3 +227,26 @@ def test_banded_skips_zero_weights_only_where_needed():
     np.testing.assert_array_equal(np.isnan(got), reference_resize(hit, **ref) != 0)
     finite = reference_resize(np.nan_to_num(x), **ref)
     np.testing.assert_allclose(got[~np.isnan(got)], finite[~np.isnan(got)], rtol=1e-5, atol=1e-5)
+
+
+def test_gradient_over_five_upsampled_axes_is_small_and_the_reference_transpose():
+    """``jax.grad`` over five upsampled axes in one fused band (corpus case 00403): the transposed
+    bands are wider than the forward ones (an input feeds up to ``ceil(scale) + 1`` outputs), so
+    they share a pass only while their widths multiply to at most ``fuse_max_taps``; fused as the
+    forward pass is, the gradient's program multiplied out the transposed taps of all five axes
+    (over 100 s of compilation and 7 GB). Oracle: the ONNX reference's response to unit vectors,
+    ``d sum(y) / dx_j = sum(reference(e_j))``."""
+    import jax
+    import jax.numpy as jnp
+
+    shape, scales, axes = (2, 3, 3, 2, 1), [2.6666667, 9.482919, 1.3333334, 2.0, 4.0], [1, 4, 2, 0, 3]
+    kw = dict(mode="linear", coordinate_transformation_mode="asymmetric")
+    x = np.random.default_rng(5).random(shape).astype(np.float32)
+    for dtype in (np.float16, np.float32):
+        f = lambda v: onnx_resize(v, scales=scales, axes=axes, strategy="banded", **kw).astype(jnp.float32).sum()  # noqa: E731
+        lowered = jax.jit(jax.grad(f)).lower(jnp.asarray(x, dtype))
+        assert len(lowered.as_text()) < 200_000, len(lowered.as_text())  # about 57 000 characters
+    got = np.asarray(lowered.compile()(jnp.asarray(x)))
+    unit = np.eye(x.size, dtype=np.float32).reshape(x.size, *shape)
+    want = np.array([reference_resize(e, scales=scales, axes=axes, **kw).sum() for e in unit]).reshape(shape)
+    np.testing.assert_allclose(got, want, rtol=2e-6)

@@ -129,6 +129,22 @@ def groups(plans, tuning: Tuning, *, separate: bool) -> list[list]:
     return out
 
 
+def fused_runs(taps, tuning: Tuning) -> list[list[int]]:
+    """Indices of consecutive bands of ``taps`` taps each, grouped while their counts multiply to
+    at most ``fuse_max_taps``: how a fused group's transposed bands (wider when the group
+    upsamples) share passes, so a gradient's terms never multiply out across many axes."""
+    out: list[list[int]] = []
+    product = 0
+    for i, k in enumerate(taps):
+        if out and product * k <= tuning.fuse_max_taps:
+            out[-1].append(i)
+            product *= k
+        else:
+            out.append([i])
+            product = k
+    return out
+
+
 def next_band_taps(passes) -> int:
     """The taps of the band reading the first pass's output: the product of the second pass's tap
     counts when the first pass is one plan and the second fusable bands; else 0."""

@@ -334,7 +334,12 @@ def _linear_banded(plans, tuning):
     transposed = [
         p.lazy_transpose.operands() if p.lazy_transpose else (p.transpose_index, p.transpose_weight) for p in plans
     ]
-    transpose = _banded.Banded(axes, tuple(p.transpose_masked for p in plans), tuning=tuning)
+    runs = _decide.fused_runs([int(pair[1].shape[1]) for pair in transposed], tuning)
+    parts = tuple(
+        _banded.Banded(tuple(axes[i] for i in run), tuple(plans[i].transpose_masked for i in run), tuning=tuning)
+        for run in runs
+    )
+    transpose = parts[0] if len(parts) == 1 else Chain(parts, tuple(2 * len(run) for run in runs), tuning)
     return forward, [a for p in plans for a in (p.index, p.weight)], transpose, [a for pair in transposed for a in pair]
 
 
