@@ -113,26 +113,28 @@ def pass_order(ops, shape, tuning: Tuning, *, dense: bool = False) -> list:
 
 def groups(plans, tuning: Tuning, *, separate: bool) -> list[list]:
     """The passes: consecutive fusable plans share one while their tap counts multiply to at most
-    ``fuse_max_taps`` (never when ``separate``: a per-pass integer policy)."""
+    ``fuse_max_taps`` (:func:`fused_runs`; never when ``separate``: a per-pass integer policy)."""
     out: list[list] = []
-    taps = 0
-    last_fusable = False
+    run: list = []  # consecutive fusable plans
+
+    def close():
+        out.extend([run[i] for i in indices] for indices in fused_runs([p.taps for p in run], tuning))
+        run.clear()
+
     for p in plans:
-        fusable = not separate and p.fusable
-        if fusable and out and last_fusable and taps * p.taps <= tuning.fuse_max_taps:
-            out[-1].append(p)
-            taps *= p.taps
+        if not separate and p.fusable:
+            run.append(p)
         else:
+            close()
             out.append([p])
-            taps = p.taps if fusable else 0
-        last_fusable = fusable
+    close()
     return out
 
 
 def fused_runs(taps, tuning: Tuning) -> list[list[int]]:
     """Indices of consecutive bands of ``taps`` taps each, grouped while their counts multiply to
-    at most ``fuse_max_taps``: how a fused group's transposed bands (wider when the group
-    upsamples) share passes, so a gradient's terms never multiply out across many axes."""
+    at most ``fuse_max_taps``: the passes of :func:`groups`, and of a fused group's transposed
+    bands (wider when the group upsamples: a gradient's terms never multiply out across axes)."""
     out: list[list[int]] = []
     product = 0
     for i, k in enumerate(taps):
