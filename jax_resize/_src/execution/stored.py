@@ -87,13 +87,17 @@ def _remember(name: str, compiled) -> None:
             _LOADED.popitem(last=False)
 
 
+def _executable(payload: bytes, args):
+    """The executable serialized in ``payload``, called as ``(*args)`` and returning one array."""
+    return _serialize.deserialize_and_load(
+        payload, jax.tree_util.tree_structure((args, {})), jax.tree_util.tree_structure(0)
+    )
+
+
 def _load(path: pathlib.Path, args):
     """The executable stored at ``path`` for ``args``' tree, or ``None`` (absent or refused)."""
     try:
-        payload = path.read_bytes()
-        compiled = _serialize.deserialize_and_load(
-            payload, jax.tree_util.tree_structure((args, {})), jax.tree_util.tree_structure(0)
-        )
+        compiled = _executable(path.read_bytes(), args)
         os.utime(path)  # recently used
         return compiled
     except Exception:  # absent, truncated, or written by another jaxlib: compile instead
@@ -119,10 +123,7 @@ def _store(folder: pathlib.Path, path: pathlib.Path, compiled, args, result) -> 
     then removes the least recently used files above the bound."""
     try:
         payload, _, _ = _serialize.serialize(compiled)
-        again = _serialize.deserialize_and_load(
-            payload, jax.tree_util.tree_structure((args, {})), jax.tree_util.tree_structure(0)
-        )
-        if not np.array_equal(np.asarray(again(*args)), np.asarray(result), equal_nan=True):
+        if not np.array_equal(np.asarray(_executable(payload, args)(*args)), np.asarray(result), equal_nan=True):
             return
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=folder, suffix=".tmp", delete=False) as handle:
