@@ -25,6 +25,10 @@ Speed: the tensors workloads of ``benchmarks/run.py`` and the photos of ``benchm
 on the same device: warm medians, achieved bandwidth against a measured device copy, first calls;
 and auto planned with a candidate rule for the tuning row (``CANDIDATE``), so one run can settle it.
 
+Stream: eager ``resize(uint8 photo, (224, 224, 3), "linear", antialias=True)`` on ``--stream``
+distinct sizes (``benchmarks/streams.py``'s stream, issue 35): XLA compilations, mean call
+against a warm same-shape call, and the device memory jax holds before and after.
+
 The last line is ``device check (<platform> <device>): A/B exact, ...``; the exit status is 1 if any
 case differs from its oracle (or a block fails to run).
 """
@@ -87,6 +91,9 @@ def _parse(argv):
         "--dense", action="store_true", help="also time the dense strategy (never fastest on the GPU; slow to compile)"
     )
     p.add_argument("--no-candidate", action="store_true", help="do not time the candidate rule (CANDIDATE)")
+    p.add_argument(
+        "--stream", type=int, help="distinct photo shapes in the eager stream (default 100; --quick 4; 0 skips)"
+    )
     p.add_argument("--torch-device", help=argparse.SUPPRESS)  # e.g. cpu:0, to run the device-side code on CPU
     return p.parse_args(argv)
 
@@ -881,6 +888,45 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
         out("Speed notes: " + "; ".join(notes))
 
 
+def stream_section(args, out, jax, items) -> None:
+    """The eager stream of distinct photo shapes on the default device (one summary item)."""
+    _import_benchmarks()
+    import streams
+
+    n = args.stream if args.stream is not None else (4 if args.quick else 100)
+    if n <= 0:
+        return
+    compiles = [0]
+
+    def listener(event, duration, **kwargs):
+        if event == streams._COMPILE_EVENT:
+            compiles[0] += 1
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    dev = jax.devices()[0]
+    held = lambda: (dev.memory_stats() or {}).get("bytes_in_use", 0) / 2**20  # noqa: E731 (None on CPU)
+    photo = streams._photo()
+    shapes = streams.distinct_shapes(n, 35)
+    before = held()
+    res = streams.run_stream(shapes, "linear", photo, compiles)
+    after = held()
+    warm = streams.warm_ms("linear", photo, shapes[0])
+    mean = statistics.fmean(res["times"]) * 1e3
+    out("## Stream of distinct shapes (eager, issue 35)")
+    out()
+    out(
+        "| stream | calls | XLA compilations | device memory held MB (before -> after) | mean call ms | warm ms "
+        "| mean / warm |"
+    )
+    out("| --- | --- | --- | --- | --- | --- | --- |")
+    out(
+        f"| linear aa uint8 -> 224 | {n} | {res['compiles']} | {before:.0f} -> {after:.0f} | {mean:.1f} | "
+        f"{warm:.2f} | {mean / warm:.1f}x |"
+    )
+    out()
+    items.append(f"stream {n} shapes: {res['compiles']} compilations, mean/warm {mean / warm:.1f}x")
+
+
 def main(argv=None) -> int:
     global TORCH_DEVICE
     args = _parse(sys.argv[1:] if argv is None else argv)
@@ -973,6 +1019,11 @@ def main(argv=None) -> int:
     else:
         out("## Speed: not run (--no-speed)")
     out()
+    stream_items = []
+    try:
+        stream_section(args, out, jax, stream_items)
+    except Exception as e:  # reported, not fatal: exactness decides the exit status
+        stream_items.append(f"stream failed: {type(e).__name__}: {str(e).splitlines()[0][:120]}")
 
     run_blocks = [b for b in blocks if not b.na]
     equal, total = sum(b.equal for b in run_blocks), sum(b.run for b in run_blocks)
@@ -1002,6 +1053,7 @@ def main(argv=None) -> int:
             f"candidate rule / auto median {statistics.median(candidates):.2f} "
             f"({faster} rows faster, {slower} slower by 5 %+)"
         )
+    items += stream_items
     items.append(f"{time.perf_counter() - start:.0f} s")
     summary = f"device check ({dev.platform} {dev.device_kind}): " + ", ".join(items)
     ok = equal == total and not broken

@@ -58,6 +58,8 @@ def test_quick_cpu_run_exits_0_and_ends_with_the_summary_line(quick_run):
     assert "precision n/a (cpu vs cpu" in m["rest"], last
     assert re.search(r"speed median auto / fastest peer \d+\.\d\d over 1 rows", m["rest"]), last
     assert re.search(r"candidate rule / auto median \d+\.\d\d \(\d rows faster, \d slower by 5 %\+\)", m["rest"]), last
+    # the eager stream: 4 distinct shapes, compilations counted (at least the first bucket's program)
+    assert re.search(r"stream 4 shapes: [1-9]\d* compilations, mean/warm \d+\.\dx", m["rest"]), last
 
 
 def test_quick_cpu_run_reports_every_block_and_the_speed_row(quick_run):
