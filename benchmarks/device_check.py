@@ -23,7 +23,8 @@ Speed: the tensors workloads of ``benchmarks/run.py`` and the photos of ``benchm
 (batched on accelerators) for jax_resize (auto and each forced strategy) against torch
 ``F.interpolate`` (NCHW or channels-last, the faster), torchvision v2 ``Resize`` and ``jax.image``
 on the same device: warm medians, achieved bandwidth against a measured device copy, first calls;
-and auto planned with a candidate rule for the tuning row (``CANDIDATE``), so one run can settle it.
+and, with ``--candidate FIELD=VALUE,...``, auto planned with a changed tuning row next to auto: rows whose
+program the change leaves as it is are marked ``same`` and not timed, so one run can settle a rule.
 
 Stream: eager ``resize(uint8 photo, (224, 224, 3), "linear", antialias=True)`` on ``--stream``
 distinct sizes (``benchmarks/streams.py``'s stream, issue 35): XLA compilations, mean call
@@ -90,7 +91,13 @@ def _parse(argv):
     p.add_argument(
         "--dense", action="store_true", help="also time the dense strategy (never fastest on the GPU; slow to compile)"
     )
-    p.add_argument("--no-candidate", action="store_true", help="do not time the candidate rule (CANDIDATE)")
+    p.add_argument(
+        "--candidate",
+        type=_candidate_arg,
+        default={},
+        help="FIELD=VALUE,...: also time auto planned with the device's tuning row changed so (an A/B of a rule)",
+    )
+    p.add_argument("--rows", help="time only the speed rows whose name contains one of these comma-separated words")
     p.add_argument(
         "--stream", type=int, help="distinct photo shapes in the eager stream (default 100; --quick 4; 0 skips)"
     )
@@ -105,21 +112,35 @@ def _parse(argv):
 #: Timed calls of one speed cell stop after this many seconds (at least 3 calls): slow cells (the
 #: dense strategy on photos) would otherwise take most of the check's time.
 CELL_SECONDS = 1.0
-#: The rule to A/B before it enters the GPU row ("candidate" column): polyphase only for one-phase
-#: bands of at least 8 taps, banded otherwise. From the H200 run (RESULTS.md "GPU: NVIDIA H200,
-#: after the execution-layer refactor"): banded beat auto on x2, 256 -> 224 and 4K x0.5 bilinear
-#: (4 taps), polyphase on 4K x0.5 bicubic (8 taps, one phase).
-CANDIDATE = dict(polyphase_max_phases=1, polyphase_min_taps=8)
+
+
+def _candidate_arg(text: str) -> dict:
+    """``FIELD=VALUE,...`` -> ``{field: value}`` for :class:`~jax_resize._src.execution.tuning.Tuning`."""
+    import ast
+
+    from jax_resize._src.execution.tuning import Tuning
+
+    fields = {f.name for f in dataclasses.fields(Tuning)}
+    out = {}
+    for item in filter(None, text.split(",")):
+        name, sep, value = item.partition("=")
+        if not sep or name not in fields:
+            raise argparse.ArgumentTypeError(f"{item!r}: expected FIELD=VALUE with FIELD one of {sorted(fields)}")
+        try:
+            out[name] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            raise argparse.ArgumentTypeError(f"{item!r}: VALUE must be a Python literal") from None
+    return out
 
 
 @contextlib.contextmanager
-def _candidate_row(jax):
-    """The default backend's tuning row replaced by ``CANDIDATE`` while programs are traced."""
+def _candidate_row(jax, candidate: dict):
+    """The default backend's tuning row changed by ``candidate`` while programs are traced."""
     from jax_resize._src.execution import tuning
 
     row = tuning.tuning_for(jax.default_backend())
     key = next(k for k, v in tuning.TUNING.items() if v is row)
-    tuning.TUNING[key] = dataclasses.replace(row, **CANDIDATE)
+    tuning.TUNING[key] = dataclasses.replace(row, **candidate)
     try:
         yield
     finally:
@@ -657,7 +678,7 @@ def _import_benchmarks():
         sys.argv = argv
 
 
-def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=False, candidate=False):
+def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=False, candidate=None):
     import jax
     import jax.numpy as jnp
     import numpy as np
@@ -696,12 +717,12 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=Fals
             kw.update(nearest_mode="floor", coordinate_transformation_mode="asymmetric")
         return lambda v: jax_resize.onnx_resize(v, **kw)
 
-    def jitted(fn):
+    def jitted(fn, lowered=False):
         if grad:
             g = jax.jit(lambda v, c: jax.vjp(fn, v)[1](c)[0])
-            return lambda: g(xj, ct)
+            return g.lower(xj, ct).as_text() if lowered else lambda: g(xj, ct)
         f = jax.jit(fn)
-        return lambda: f(xj)
+        return f.lower(xj).as_text() if lowered else lambda: f(xj)
 
     call = jitted(ours("auto"))
     t0 = time.perf_counter()
@@ -710,9 +731,13 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=Fals
     cells["auto"] = _ms(lambda: jax.block_until_ready(call()), repeats)
     cells["candidate"] = None
     if candidate:
-        with _candidate_row(jax):  # traced (and timed) with the candidate row
-            c = jitted(ours("auto"))
-            cells["candidate"] = _ms(lambda c=c: jax.block_until_ready(c()), repeats)
+        program = jitted(ours("auto"), lowered=True)
+        with _candidate_row(jax, candidate):  # traced (and timed) with the candidate row
+            if jitted(ours("auto"), lowered=True) == program:
+                cells["candidate"] = "same"  # timing it again would only measure the noise
+            else:
+                c = jitted(ours("auto"))
+                cells["candidate"] = _ms(lambda c=c: jax.block_until_ready(c()), repeats)
     for strategy in ("dense", "banded", "polyphase"):
         if strategy == "dense" and not dense:
             cells[strategy] = None
@@ -806,7 +831,7 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=Fals
     best = min(strategies, key=strategies.get) if strategies else "n/a"
 
     def f(v, d=2):
-        return "n/a" if v is None else f"{v:.{d}f}"
+        return "n/a" if v is None else v if isinstance(v, str) else f"{v:.{d}f}"
 
     name = w.name if kind == "tensors" else f"{w.name} (batch {b})"
     torch_cell = f(cells["torch"]) + (f" ({cells['torch layout']})" if cells["torch layout"] else "")
@@ -816,7 +841,9 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=Fals
         f"{best} | {torch_cell} | {f(cells['torchvision'])} | {f(cells['jax.image'])} | {f(ratio)} | "
         f"{gbps:.1f} | {100 * gbps / bw:.0f}% | {first:.2f} |"
     )
-    return row, ratio, gbps / bw, cells.get("notes", []), cells["candidate"] and cells["candidate"] / cells["auto"]
+    versus = cells["candidate"]
+    versus = versus if versus in (None, "same") else versus / cells["auto"]
+    return row, ratio, gbps / bw, cells.get("notes", []), versus
 
 
 @functools.cache
@@ -848,13 +875,16 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
         f"(HxWx3) in batches of {batch}; torch: F.interpolate, the faster of NCHW and channels-last; "
         "jax.image converts uint8 to float32 inside its jit; first call = trace + compile + run of auto; "
         f"a cell stops timing after {CELL_SECONDS:.0f} s (at least 3 calls); the dense strategy only with "
-        f"--dense; candidate rule: auto planned with {CANDIDATE} (not with --no-candidate)."
+        f"--dense; candidate rule: {f'auto planned with {args.candidate}' if args.candidate else 'none (--candidate)'}"
+        " (same: the candidate leaves that row's program as it is)."
     )
     out()
     out(SPEED_HEADER)
     out("|" + "---|" * (SPEED_HEADER.count("|") - 1))
     notes = []
     for kind, w in _speed_rows(args.quick):
+        if args.rows and not any(word in w.name for word in args.rows.split(",")):
+            continue
         if time.perf_counter() - start > args.budget_s:
             out(f"| {w.name} | skipped: past the {args.budget_s:.0f} s budget |")
             continue
@@ -871,7 +901,7 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
                 tv=tv,
                 bw=bw,
                 dense=args.dense,
-                candidate=not args.no_candidate,
+                candidate=args.candidate,
             )
         except Exception as e:
             out(f"| {w.name} | failed: {type(e).__name__}: {str(e).splitlines()[0][:120]} |")
@@ -880,7 +910,7 @@ def speed_section(args, out, start, jax, jnp, accel, torch, tdev, tv, batch, rep
         if ratio is not None:
             ratios.append(ratio)
         fractions.append(frac)
-        if versus:
+        if versus is not None:
             candidates.append(versus)
         notes += [f"{w.name}: {x}" for x in n]
     if notes:
@@ -1048,11 +1078,16 @@ def main(argv=None) -> int:
     if fractions:
         items.append(f"median {100 * statistics.median(fractions):.0f}% of copy bandwidth")
     if candidates:
-        faster, slower = sum(r < 0.95 for r in candidates), sum(r > 1.05 for r in candidates)
-        items.append(
-            f"candidate rule / auto median {statistics.median(candidates):.2f} "
-            f"({faster} rows faster, {slower} slower by 5 %+)"
-        )
+        changed = [r for r in candidates if r != "same"]
+        same = len(candidates) - len(changed)
+        if changed:
+            faster, slower = sum(r < 0.95 for r in changed), sum(r > 1.05 for r in changed)
+            items.append(
+                f"candidate rule / auto median {statistics.median(changed):.2f} over {len(changed)} changed rows "
+                f"({faster} faster, {slower} slower by 5 %+; {same} rows the same program)"
+            )
+        else:
+            items.append(f"candidate rule changes none of the {same} rows' programs")
     items += stream_items
     items.append(f"{time.perf_counter() - start:.0f} s")
     summary = f"device check ({dev.platform} {dev.device_kind}): " + ", ".join(items)

@@ -129,3 +129,20 @@ def test_compiler_options_and_fetching():
 def test_loop_form(shape, axis, out, k, small, c):
     assert decide.loop_form(shape, axis, out, k, CPU) == (small, c)
     assert decide.unrolled(CPU.max_unrolled_taps, CPU) and not decide.unrolled(CPU.max_unrolled_taps + 1, CPU)
+
+
+def test_gpu_row_keeps_polyphase_for_long_one_phase_shrinks_and_upsampling():
+    # the H200 runs: banded beat polyphase on 256 -> 224 linear aa (7 phases x 3 taps) and x0.5
+    # linear aa (1 x 4); polyphase won x0.5 cubic aa (1 x 8). Upsampling keeps the general range.
+    cases = {
+        (256, 224, "linear"): "banded",
+        (3840, 1920, "linear"): "banded",
+        (3840, 1920, "cubic"): "polyphase",
+        (224, 448, "linear"): "polyphase",
+    }
+    for (n, o, mode), expected in cases.items():
+        record = _record(n, o, mode=mode, antialias=n > o)
+        assert strategies.plan(0, record, tuning=GPU).strategy == expected, (n, o, mode)
+        assert strategies.plan(0, record, tuning=CPU).strategy == "polyphase", (n, o, mode)
+    assert (GPU.polyphase_shrink_max_phases, GPU.polyphase_shrink_min_taps) == (1, 8)
+    assert "polyphase_shrink_min_taps" not in GPU.not_measured and "polyphase_shrink_min_taps" in TPU.not_measured

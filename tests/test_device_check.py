@@ -37,7 +37,7 @@ def quick_run(tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
     proc = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
-        + ["--output", str(report)],
+        + ["--output", str(report), "--candidate", "fuse_max_taps=1"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -57,7 +57,9 @@ def test_quick_cpu_run_exits_0_and_ends_with_the_summary_line(quick_run):
     # on CPU the precision comparison is CPU against CPU and must say that it proves nothing
     assert "precision n/a (cpu vs cpu" in m["rest"], last
     assert re.search(r"speed median auto / fastest peer \d+\.\d\d over 1 rows", m["rest"]), last
-    assert re.search(r"candidate rule / auto median \d+\.\d\d \(\d rows faster, \d slower by 5 %\+\)", m["rest"]), last
+    # fuse_max_taps=1 splits the quick row's fused pass (2 x 2 taps): a changed program, timed
+    changed = r"candidate rule / auto median \d+\.\d\d over 1 changed rows \(\d faster, \d slower by 5 %\+; 0 rows"
+    assert re.search(changed, m["rest"]), last
     # the eager stream: 4 distinct shapes, compilations counted (at least the first bucket's program)
     assert re.search(r"stream 4 shapes: [1-9]\d* compilations, mean/warm \d+\.\dx", m["rest"]), last
 
@@ -117,3 +119,38 @@ def test_a_mismatch_exits_1(tmp_path):
     assert m and int(m["b"]) == 4 and int(m["a"]) == 3, proc.stdout[-2000:]
     assert "not run: Pillow-exact" in m["rest"], m["rest"]
     assert "ONNX Resize random cases: r13_00000" in proc.stdout
+
+
+def test_candidate_rules_are_tuning_fields_and_literals():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import argparse
+
+    import device_check
+
+    assert device_check._candidate_arg("polyphase_shrink_max_phases=1,polyphase_shrink_min_taps=8") == {
+        "polyphase_shrink_max_phases": 1,
+        "polyphase_shrink_min_taps": 8,
+    }
+    assert device_check._candidate_arg("wide_min_taps=None") == {"wide_min_taps": None}
+    for bad in ("no_such_field=1", "fuse_max_taps", "fuse_max_taps=sixteen"):
+        with pytest.raises(argparse.ArgumentTypeError, match=bad.split("=")[0]):
+            device_check._candidate_arg(bad)
+
+
+def test_a_candidate_that_changes_no_program_is_not_timed():
+    """A rule that leaves the row's program as it is is reported as ``same`` (timing it again
+    would only measure the noise: identical GPU programs differed by up to 1.8x in one run)."""
+    pytest.importorskip("torch")
+    env = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
+        + ["--blocks", "--stream", "0", "--candidate", "polyphase_shrink_min_taps=8"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    speed = [line for line in proc.stdout.splitlines() if line.startswith("| bilinear 16x300x451x3 -> 224 |")]
+    assert len(speed) == 1 and speed[0].split(" | ")[2] == "same", speed
+    assert "candidate rule changes none of the 1 rows' programs" in proc.stdout.strip().splitlines()[-1]

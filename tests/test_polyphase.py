@@ -87,14 +87,19 @@ def test_too_many_terms_is_declined():
     assert _polyphase.polyphase_plan(index, weight, 27, TUNING["cpu"]) is None
 
 
-def test_too_few_taps_for_the_row_is_declined():
-    # x0.5 linear antialias: one phase of 4 taps; x0.5 cubic antialias: one phase of 8 taps
+def test_a_row_can_keep_shrinks_to_one_phase_of_many_taps():
+    # x0.5 linear antialias: one phase of 4 taps; x0.5 cubic antialias: one phase of 8 taps;
+    # 16 -> 12 linear: 3 phases (a shrink); 6 -> 12 linear: 2 phases of an upsampling
     linear, cubic = (_taps(_reference_matrix(16, 8, mode=m, antialias=1)) for m in ("linear", "cubic"))
     assert (linear[0].shape[1], cubic[0].shape[1]) == (4, 8)
-    row = dataclasses.replace(TUNING["gpu"], polyphase_min_taps=8)
+    three, up = _taps(_reference_matrix(16, 12, mode="linear")), _taps(_reference_matrix(6, 12, mode="linear"))
+    row = dataclasses.replace(TUNING["cpu"], polyphase_shrink_max_phases=1, polyphase_shrink_min_taps=8)
     assert _polyphase.polyphase_plan(*linear, 16, row) is None
     assert _polyphase.polyphase_plan(*cubic, 16, row) is not None
-    assert _polyphase.polyphase_plan(*linear, 16, TUNING["cpu"]) is not None  # 1: any width
+    assert _polyphase.polyphase_plan(*three, 16, row) is None
+    assert _polyphase.polyphase_plan(*up, 6, row)[0].phases == 2  # upsampling: the general range
+    for args in ((*linear, 16), (*three, 16)):  # the CPU row: any shrink within the general range
+        assert _polyphase.polyphase_plan(*args, TUNING["cpu"]) is not None
 
 
 def test_integer_decimation_plans_are_the_spec_tables():

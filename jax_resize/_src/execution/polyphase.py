@@ -117,9 +117,9 @@ def polyphase_plan(
     atol: float = 1e-12,
 ):
     """The polyphase form of constant taps, or ``None`` outside the tuning row's
-    ``polyphase_min_phases..polyphase_max_phases`` phases, below its ``polyphase_min_taps`` taps or
-    beyond ``max_terms`` terms (default: the row's ``polyphase_max_terms``; compile time grows with
-    the unrolled terms).
+    ``polyphase_min_phases..polyphase_max_phases`` phases, a shrink outside its
+    ``polyphase_shrink_max_phases`` / ``polyphase_shrink_min_taps``, or beyond ``max_terms`` terms
+    (default: the row's ``polyphase_max_terms``; compile time grows with the unrolled terms).
 
     Args:
       index: ``[out, k]`` integer tap indices in ``[0, in_size)``.
@@ -138,7 +138,12 @@ def polyphase_plan(
     phases, step = ratio.numerator, ratio.denominator
     if max_terms is None:
         max_terms = tuning.polyphase_max_terms
-    if not tuning.polyphase_min_phases <= phases <= tuning.polyphase_max_phases or k < tuning.polyphase_min_taps:
+    if not tuning.polyphase_min_phases <= phases <= tuning.polyphase_max_phases:
+        return None
+    shrink_phases = tuning.polyphase_shrink_max_phases
+    if step > phases and (
+        (shrink_phases is not None and phases > shrink_phases) or k < tuning.polyphase_shrink_min_taps
+    ):
         return None
     periods = out // phases  # exact: out / in = L / M in lowest terms
     # [Q, L, k]: row o = q * L + p; tap positions relative to the period's first input q * M

@@ -42,8 +42,12 @@ class Tuning:
     polyphase_min_phases: int = 1
     polyphase_max_phases: int = 8
     polyphase_max_terms: int = 32
-    #: ... and bands of at least this many taps (1: any; a GPU candidate, device_check.py).
-    polyphase_min_taps: int = 1
+    #: A shrinking axis (step > phases) takes polyphase only within at most this many phases
+    #: (``None``: as above) and with bands of at least this many taps; elsewhere banded does.
+    #: GPU: one-phase bands of 8+ taps won, fewer taps or more phases lost to banded (RESULTS.md
+    #: "GPU: the polyphase rule for shrinks"). Upsampling keeps the general range.
+    polyphase_shrink_max_phases: int | None = None
+    polyphase_shrink_min_taps: int = 1
 
     # -- pass order and grouping (decide.pass_order, decide.groups) --
     #: Pass order costs a gather along an axis whose contiguous run is shorter than ``short_run``
@@ -162,9 +166,9 @@ _CPU_ONLY = (
     "fused_max_terms",
     "compiler_options",
 )
-#: What the H200 run varied: the strategies (dense never fastest; auto within noise of the fastest
-#: forced strategy on 12 of 16 rows, slower on 256 -> 224 and 4K x0.5 bilinear antialias).
-_MEASURED_ON_GPU = ("auto",)
+#: What the H200 runs varied: the strategies (dense never fastest), and which shrinks take
+#: polyphase (RESULTS.md "GPU: the polyphase rule for shrinks").
+_MEASURED_ON_GPU = ("auto", "polyphase_shrink_max_phases", "polyphase_shrink_min_taps")
 
 
 def _unmeasured(*measured: str) -> tuple[str, ...]:
@@ -172,8 +176,8 @@ def _unmeasured(*measured: str) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(Tuning) if f.name not in skip)
 
 
-#: The rows. CPU: measured on a 2-core x86 VM (RESULTS.md). GPU: one H200 run of
-#: ``benchmarks/device_check.py`` ("GPU: NVIDIA H200"); what it did not vary is listed as not
+#: The rows. CPU: measured on a 2-core x86 VM (RESULTS.md). GPU: H200 runs of
+#: ``benchmarks/device_check.py`` ("GPU: NVIDIA H200"); what they did not vary is listed as not
 #: measured (CPU values). Neither accelerator row turns on a CPU-only form.
 TUNING: dict[str, Tuning] = {
     "cpu": Tuning(
@@ -186,8 +190,10 @@ TUNING: dict[str, Tuning] = {
     ),
     "gpu": Tuning(
         "gpu",
-        "NVIDIA H200, one device_check run (RESULTS.md 'GPU: NVIDIA H200')",
+        "NVIDIA H200, device_check runs (RESULTS.md 'GPU: NVIDIA H200', 'GPU: the polyphase rule for shrinks')",
         not_measured=_unmeasured(*_MEASURED_ON_GPU),
+        polyphase_shrink_max_phases=1,
+        polyphase_shrink_min_taps=8,
     ),
     # matmul units make dense cheap: dense first, and no wide-filter rule (as before any TPU run)
     "tpu": Tuning(
