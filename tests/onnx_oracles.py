@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import ml_dtypes
@@ -1220,10 +1221,14 @@ def ort_known_difference(case: ResizeCase, *, float32_scales: bool = False) -> s
 def _nearest_indices(case: ResizeCase, a: int, dtype) -> np.ndarray:
     """Nearest-mode source indices on axis ``a``, coordinates computed in ``dtype``.
 
-    float64 with the scale the reference uses (out/in for sizes) gives the exact
-    answer; float32 with float32 scales mimics onnxruntime. -1 marks
-    tf_crop_and_resize extrapolation.
+    float64 gives the reference's coordinates (the scale it uses: out/in for sizes); ``Fraction``
+    computes the reference's own formulas in exact rational arithmetic, with the exact ratio
+    out/in for sizes: the spec's answer also where float64 rounding lands on the other side of a
+    .5 tie. float32 with float32 scales mimics onnxruntime. -1 marks tf_crop_and_resize
+    extrapolation.
     """
+    if dtype is Fraction:
+        return _nearest_indices_exact(case, a)
     x = case.x
     rank = x.ndim
     axes = normalize_axes(case.attrs.get("axes"), rank)
@@ -1299,6 +1304,74 @@ def _nearest_indices(case: ResizeCase, a: int, dtype) -> np.ndarray:
     if ctm == "tf_crop_and_resize":
         idx = np.where((xo < 0) | (xo > fi - one), -1, idx)
     return idx
+
+
+def _nearest_indices_exact(case: ResizeCase, a: int) -> np.ndarray:
+    x, axes = case.x, normalize_axes(case.attrs.get("axes"), case.x.ndim)
+    n_in, n_out = x.shape[a], spec_output_shape(case)[a]
+    ctm = case.attrs.get("coordinate_transformation_mode", "half_pixel") if case.opset > 10 else "asymmetric"
+    if a not in axes:
+        s = Fraction(1)
+    elif case.sizes is not None:
+        ratios = [Fraction(int(size), x.shape[b]) for b, size in zip(axes, case.sizes)]
+        policy = case.attrs.get("keep_aspect_ratio_policy", "stretch")
+        s = ratios[axes.index(a)] if policy == "stretch" else (min if policy == "not_larger" else max)(ratios)
+    else:
+        s = Fraction(float(case.scales[axes.index(a)]))
+    lo, hi = Fraction(0), Fraction(1)
+    if ctm == "tf_crop_and_resize" and a in axes and case.roi is not None and case.roi.size:
+        i = axes.index(a)
+        lo, hi = Fraction(float(case.roi[i])), Fraction(float(case.roi[len(axes) + i]))
+    # the spec's formulas, with the reference's length_resized (s * in; the integer length for
+    # tf_crop_and_resize with scales, see _deviation) where align_corners / tf_crop_and_resize use it
+    width = n_out if (ctm == "tf_crop_and_resize" and case.scales is not None) else s * n_in
+    half = Fraction(1, 2)
+    xo = []
+    for y in map(Fraction, range(n_out)):
+        if ctm in ("half_pixel", "half_pixel_symmetric") or (ctm == "pytorch_half_pixel" and n_out > 1):
+            v = (y + half) / s - half
+            if ctm == "half_pixel_symmetric":
+                v += Fraction(n_in, 2) * (1 - n_out / width)
+        elif ctm == "asymmetric":
+            v = y / s
+        elif ctm == "tf_half_pixel_for_nn":
+            v = (y + half) / s
+        elif ctm == "align_corners" and width != 1:
+            v = y * (n_in - 1) / (width - 1)
+        elif ctm == "tf_crop_and_resize":
+            v = lo * (n_in - 1) + y * (hi - lo) * (n_in - 1) / (width - 1) if width != 1 else (lo + hi) / 2 * (n_in - 1)
+        else:  # pytorch_half_pixel or align_corners with one output: x_original = 0
+            v = Fraction(0)
+        xo.append(v)
+    nm = case.attrs.get("nearest_mode", "round_prefer_floor")
+    idx = []
+    for v in xo:
+        fl = math.floor(v)
+        if case.opset == 10:
+            k = math.ceil(v) if s < 1 else math.trunc(v)
+        elif nm == "round_prefer_floor":
+            k = fl if v - fl <= Fraction(1, 2) else fl + 1
+        elif nm == "round_prefer_ceil":
+            k = fl if v - fl < Fraction(1, 2) else fl + 1
+        else:
+            k = fl if nm == "floor" else math.ceil(v)
+        outside = ctm == "tf_crop_and_resize" and (v < 0 or v > n_in - 1)
+        idx.append(-1 if outside else min(max(k, 0), n_in - 1))
+    return np.array(idx, np.int64)
+
+
+def nearest_spec(case: ResizeCase, dtype=np.float64) -> np.ndarray:
+    """Nearest resize from the spec's coordinate formulas (:func:`_nearest_indices`): float64
+    coordinates give the reference's result, ``Fraction`` the exact one, float32 onnxruntime's."""
+    y = case.x
+    for a in range(case.x.ndim):
+        idx = _nearest_indices(case, a, dtype)
+        y = np.take(y, np.clip(idx, 0, case.x.shape[a] - 1), axis=a)
+        shape = [1] * y.ndim
+        shape[a] = idx.size
+        fill = _cast_like_reference(np.array(case.attr("extrapolation_value"), np.float64), y.dtype)
+        y = np.where(idx.reshape(shape) == -1, fill, y)
+    return y
 
 
 def nearest_float32_sensitive(case: ResizeCase) -> bool:

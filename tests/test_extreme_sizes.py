@@ -183,6 +183,14 @@ def _worker_main():  # pragma: no cover - runs in the subprocess
         except Exception as e:  # the oracle's own failure is reported, not hidden
             return {"reference": f"oracle raised {type(e).__name__}: {e}"}
         cmp = onnx_oracles.judge(ref_case, expected, np.asarray(y)).cmp
+        if not cmp.ok and kw.get("mode") == "nearest":
+            # where the reference's float64 coordinates cross an exact .5 tie, the spec's answer is
+            # the rational one (tests/test_onnx_random.py: it equals the reference elsewhere)
+            from fractions import Fraction
+
+            exact = onnx_oracles.nearest_spec(ref_case, Fraction)
+            if np.array_equal(exact, np.asarray(y)):
+                return {"reference": "ok"}
         return {"reference": "ok" if cmp.ok else cmp.msg}
 
     def node_call(kw):
@@ -382,10 +390,12 @@ def refused(names, limit=False):
 
 
 def over_limit(shape):
-    """More elements than ``LIMIT``, or an empty shape with more than ``LIMIT`` positions before its
-    first empty axis (XLA's CPU backend builds such an array in time proportional to them)."""
+    """More elements than ``LIMIT``, an empty shape with more than ``LIMIT`` positions before its
+    first empty axis (XLA's CPU backend builds such an array in time proportional to them), or an
+    axis longer than an XLA dimension can be (int64; only an empty output gets there)."""
     first_empty = next((i for i, s in enumerate(shape) if s == 0), len(shape))
-    return math.prod(shape) > LIMIT or math.prod(shape[:first_empty]) > LIMIT
+    too_long = max(shape, default=0) > 2**63 - 1
+    return too_long or math.prod(shape) > LIMIT or math.prod(shape[:first_empty]) > LIMIT
 
 
 def finish(bad, shape, limit_names, oracle=("ones", 1e-5)):
@@ -639,7 +649,8 @@ def expect_onnx(case):
             out = [math.floor(common * n + 0.5) for n in shape]
     if case["x"]["fill"] == "ramp":  # values: onnx.reference on small outputs
         oracle = ("finite",)
-        if not bad and out is not None and math.prod(out) <= 4096:
+        # small axes too: the reference builds each axis's coordinates, also for an empty output
+        if not bad and out is not None and math.prod(out) <= 4096 and max(out, default=0) <= 4096:
             f32_roi = roi is None or all(math.isfinite(v) and f32(v) == v for v in roi)
             case["reference"] = f32_roi
     else:
@@ -698,6 +709,8 @@ def onnx_case(x_shape, dtype="float32", fill="ones", **kw):
 @example(case=onnx_case((5, 7), sizes=[2**22, 1], mode="cubic"))
 # an empty output whose other axis is long: no weights are needed for it
 @example(case=onnx_case((5, 7), scales=[0.1, 1e8], mode="nearest"))
+# ... and one longer than an int64 dimension (drawn in CI: once an XLA TypeError, now a ValueError)
+@example(case=onnx_case((1, 2, 8, 8), scales=[1.0, 1 / 3, 1.0, 3.4e38], mode="nearest"))
 def test_onnx_resize(worker, case):
     check(worker, case, expect_onnx(case))
 

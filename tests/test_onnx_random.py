@@ -304,3 +304,40 @@ def test_tf_crop_and_resize_scales_hand_computed(data, roi, scale, mode, extrapo
         )
     )
     np.testing.assert_allclose(got, np.array(expected, np.float32), rtol=1e-6, atol=1e-5)
+
+
+def test_exact_nearest_oracle_agrees_with_the_reference():
+    """``O.nearest_spec(case, Fraction)``: the spec's coordinates in rational arithmetic. It equals
+    the reference's verdict on every nearest case of 600 draws (so it can judge where the
+    reference's float64 rounding crosses an exact tie, below)."""
+    from fractions import Fraction
+
+    nearest = [
+        c
+        for i in range(600)
+        if (c := O.random_case(f"exact{i}", (7, i), opset=(13, 18, 19)[i % 3])).attr("mode") == "nearest"
+    ]
+    assert len(nearest) > 150
+    for c in nearest:
+        np.testing.assert_array_equal(
+            O.nearest_spec(c, Fraction), O.reference_verdict(c).expected, err_msg=c.describe()
+        )
+
+
+def test_nearest_exact_tie_that_float64_crosses():
+    """tf_crop_and_resize, roi [-1.4989478216875645, 0.5] (both float32) over 8 samples to 8: the
+    last output's x_original is exactly -1.49894... * 7 + 7 * 1.99894... * 7 / 7 = 3.5, a tie that
+    round_prefer_floor sends to 3; the reference's float64 arithmetic gives 3.5000000000000018 and
+    reads index 4. jax_resize gives the spec's 3 (found by test_extreme_sizes' random draws)."""
+    from fractions import Fraction
+
+    import jax_resize
+
+    x = np.arange(8, dtype=np.float32).reshape(1, 1, 1, 8)
+    roi = np.array([0, 0, 0, -1.4989478216875645, 1, 1, 1, 0.5], np.float32)
+    attrs = dict(mode="nearest", coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=0.0)
+    case = O.ResizeCase("tie", x, roi=roi, sizes=np.array([1, 1, 1, 8], np.int64), attrs=attrs)
+    exact, reference = O.nearest_spec(case, Fraction), O.run_reference(case)
+    assert exact[0, 0, 0, 7] == 3 and reference[0, 0, 0, 7] == 4  # the reference crosses the tie
+    ours = jax_resize.onnx_resize(x, roi=roi, sizes=[1, 1, 1, 8], **attrs)
+    np.testing.assert_array_equal(np.asarray(ours), exact)

@@ -72,19 +72,6 @@ def _reference_case(case: O.ResizeCase) -> O.ResizeCase | None:
     return dataclasses.replace(case, attrs=attrs, opset=13)
 
 
-def _nearest_spec(case: O.ResizeCase, dtype=np.float64) -> np.ndarray:
-    """Nearest resize from the spec's coordinate formulas (``onnx_oracles._nearest_indices``):
-    float64 coordinates give the spec result, float32 ones onnxruntime's."""
-    y = case.x
-    for a in range(case.x.ndim):
-        idx = O._nearest_indices(case, a, dtype)
-        y = np.take(y, np.clip(idx, 0, case.x.shape[a] - 1), axis=a)
-        shape = [1] * y.ndim
-        shape[a] = idx.size
-        y = np.where(idx.reshape(shape) == -1, y.dtype.type(case.attr("extrapolation_value")), y)
-    return y
-
-
 @contextlib.contextmanager
 def _tf_half_pixel_for_nn():
     """``onnx.reference`` with Resize-11's tf_half_pixel_for_nn, which it lacks: the spec's
@@ -112,7 +99,7 @@ def _spec(case: O.ResizeCase) -> tuple[np.ndarray, str]:
     ref_case = _reference_case(case)
     if ref_case is None:
         if case.attrs.get("mode", "nearest") == "nearest":
-            return _nearest_spec(case), "spec nearest formula"
+            return O.nearest_spec(case), "spec nearest formula"
         assert case.attrs.get("coordinate_transformation_mode") == "tf_half_pixel_for_nn", case.describe()
         with _tf_half_pixel_for_nn():
             return O.run_reference(dataclasses.replace(case, opset=13)), "onnx.reference + tf_half_pixel_for_nn"
@@ -186,7 +173,7 @@ def _assert_documented_deviation(case, oracle_case, known, ort):
         np.testing.assert_array_equal(ort, case.x, err_msg=known)
     elif known.startswith("nearest:") and ort.shape == O.spec_output_shape(oracle_case):
         # (with another output length too, that length is the float32-length deviation, asserted above)
-        np.testing.assert_array_equal(ort, _nearest_spec(oracle_case, np.float32), err_msg=known)
+        np.testing.assert_array_equal(ort, O.nearest_spec(oracle_case, np.float32), err_msg=known)
     elif known.startswith("align_corners/tf_crop_and_resize") and not case.attr("antialias"):
         # ORT's coordinates: the integer output length, which the reference uses with sizes (stretch)
         ref_case = _reference_case(oracle_case)
@@ -465,6 +452,6 @@ def test_nearest_float32_coordinate_tie():
     assert ort[4] == 3
     ref = O.run_reference(case)
     assert ref[4] == 2
-    np.testing.assert_array_equal(ort, _nearest_spec(case, np.float32))
+    np.testing.assert_array_equal(ort, O.nearest_spec(case, np.float32))
     np.testing.assert_array_equal(_jax(case), ref)
     assert O.ort_known_difference(case) == "nearest: ORT's float32 coordinate lands on the other side of a tie"

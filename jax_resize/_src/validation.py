@@ -346,8 +346,13 @@ def check_plan_size(rows: int, taps, filter_name: str, stretch) -> None:
         )
 
 
+#: The longest axis an XLA array can have (dimensions are int64).
+_MAX_AXIS = 2**63 - 1
+
+
 def check_output_size(shape, argument: str) -> None:
-    """Raises ``ValueError`` naming ``argument`` when ``shape`` has more elements than the limit.
+    """Raises ``ValueError`` naming ``argument`` when ``shape`` has more elements than the limit, or
+    (an empty output) an axis longer than an XLA dimension can be.
 
     ``shape``: ints (Python arithmetic: no overflow); ``argument``: the argument(s) that set it.
     """
@@ -367,4 +372,10 @@ def check_output_size(shape, argument: str) -> None:
             f"{argument} asks for an empty output of shape {dims} with {outer:,} positions before its first "
             f"empty axis (building it takes time per position), above the limit of {limit:,} "
             "(jax_resize.set_max_output_elements raises it)."
+        )
+    longest = max((int(s) for s in shape), default=0)
+    if longest > _MAX_AXIS:  # only an empty output gets here; XLA's dimensions are int64
+        raise ValueError(
+            f"{argument} asks for an empty output with an axis of {longest:,} samples, above the limit of "
+            f"{_MAX_AXIS:,} (2**63 - 1) on any axis of an array."
         )
