@@ -30,20 +30,19 @@ BLOCKS = [
 SUMMARY = re.compile(r"^device check \(cpu (?P<kind>[^)]+)\): (?P<a>\d+)/(?P<b>\d+) exact, (?P<rest>.*)$")
 
 
+def _check(*args, env=None):
+    """``device_check.py --platform cpu --quick ARGS`` in a subprocess (JAX_PLATFORMS unset)."""
+    full = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
+    full.update(env or {})
+    script = [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
+    return subprocess.run(script + list(args), capture_output=True, text=True, cwd=ROOT, env=full)
+
+
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
     pytest.importorskip("torch")
     report = tmp_path_factory.mktemp("device_check") / "report.md"
-    env = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
-        + ["--output", str(report), "--candidate", "fuse_max_taps=1"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
-    return proc, report
+    return _check("--output", str(report), "--candidate", "fuse_max_taps=1"), report
 
 
 def test_quick_cpu_run_exits_0_and_ends_with_the_summary_line(quick_run):
@@ -104,16 +103,8 @@ def test_a_mismatch_exits_1(tmp_path):
         "    return y\n"
         "O.run_jax = run_jax\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
-    env.update(PYTHONPATH=str(tmp_path), DEVICE_CHECK_ROOT=str(ROOT))
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
-        + ["--blocks", "onnx", "--no-speed", "--onnx-cases", "4"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
+    env = dict(PYTHONPATH=str(tmp_path), DEVICE_CHECK_ROOT=str(ROOT))
+    proc = _check("--blocks", "onnx", "--no-speed", "--onnx-cases", "4", env=env)
     assert proc.returncode == 1, proc.stdout[-3000:] + proc.stderr[-3000:]
     m = SUMMARY.match(proc.stdout.strip().splitlines()[-1])
     assert m and int(m["b"]) == 4 and int(m["a"]) == 3, proc.stdout[-2000:]
@@ -141,15 +132,7 @@ def test_a_candidate_that_changes_no_program_is_not_timed():
     """A rule that leaves the row's program as it is is reported as ``same`` (timing it again
     would only measure the noise: identical GPU programs differed by up to 1.8x in one run)."""
     pytest.importorskip("torch")
-    env = {k: v for k, v in os.environ.items() if k != "JAX_PLATFORMS"}
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "device_check.py"), "--platform", "cpu", "--quick"]
-        + ["--blocks", "--stream", "0", "--candidate", "polyphase_shrink_min_taps=8"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env=env,
-    )
+    proc = _check("--blocks", "--stream", "0", "--candidate", "polyphase_shrink_min_taps=8")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     speed = [line for line in proc.stdout.splitlines() if line.startswith("| bilinear 16x300x451x3 -> 224 |")]
     assert len(speed) == 1 and speed[0].split(" | ")[2] == "same", speed
