@@ -103,7 +103,7 @@ def test_choice_without_close_match_lists_allowed():
 
 def test_empty_output_axis_beyond_int64_is_refused():
     # 8 * 3.4e38 samples on the last axis of an empty output: XLA's dimensions are int64
-    with pytest.raises(ValueError, match=r"scales asks for an empty output with an axis of 2,719,999.* 2\*\*63 - 1"):
+    with pytest.raises(ValueError, match=r"scales asks for an empty output with an axis of 2,719,999.*\(2\*\*63 - 1\)"):
         onnx_resize(np.ones((1, 2, 8, 8), np.float32), scales=[1.0, 1 / 3, 1.0, 3.4e38], mode="nearest")
     validation.check_output_size((0, 2**63 - 1), "sizes")  # the longest axis there is: allowed
     with pytest.raises(ValueError, match="sizes asks for an empty output"):
