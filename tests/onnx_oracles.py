@@ -1222,7 +1222,7 @@ def _nearest_indices(case: ResizeCase, a: int, dtype) -> np.ndarray:
     """Nearest-mode source indices on axis ``a``, coordinates computed in ``dtype``.
 
     float64 gives the reference's coordinates (the scale it uses: out/in for sizes); ``Fraction``
-    computes the reference's own formulas in exact rational arithmetic, with the exact ratio
+    computes the spec's formulas in exact rational arithmetic, with the exact ratio
     out/in for sizes: the spec's answer also where float64 rounding lands on the other side of a
     .5 tie. float32 with float32 scales mimics onnxruntime. -1 marks tf_crop_and_resize
     extrapolation.
@@ -1350,9 +1350,9 @@ def _nearest_indices_exact(case: ResizeCase, a: int) -> np.ndarray:
         if case.opset == 10:
             k = math.ceil(v) if s < 1 else math.trunc(v)
         elif nm == "round_prefer_floor":
-            k = fl if v - fl <= Fraction(1, 2) else fl + 1
+            k = fl if v - fl <= half else fl + 1
         elif nm == "round_prefer_ceil":
-            k = fl if v - fl < Fraction(1, 2) else fl + 1
+            k = fl if v - fl < half else fl + 1
         else:
             k = fl if nm == "floor" else math.ceil(v)
         outside = ctm == "tf_crop_and_resize" and (v < 0 or v > n_in - 1)
@@ -1364,12 +1364,12 @@ def nearest_spec(case: ResizeCase, dtype=np.float64) -> np.ndarray:
     """Nearest resize from the spec's coordinate formulas (:func:`_nearest_indices`): float64
     coordinates give the reference's result, ``Fraction`` the exact one, float32 onnxruntime's."""
     y = case.x
+    fill = _cast_like_reference(np.array(case.attr("extrapolation_value"), np.float64), y.dtype)
     for a in range(case.x.ndim):
         idx = _nearest_indices(case, a, dtype)
         y = np.take(y, np.clip(idx, 0, case.x.shape[a] - 1), axis=a)
         shape = [1] * y.ndim
         shape[a] = idx.size
-        fill = _cast_like_reference(np.array(case.attr("extrapolation_value"), np.float64), y.dtype)
         y = np.where(idx.reshape(shape) == -1, fill, y)
     return y
 
