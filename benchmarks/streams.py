@@ -1,13 +1,14 @@
 """The "streams" section: a stream of differently sized photos, as a notebook or a service meets them.
 
-``python benchmarks/streams.py [--shapes 400] [--pil-shapes 100] [--seed 35]`` runs in the process it is given
-(run it without ``GLIBC_TUNABLES`` for the default process a user gets). For each call of the stream
+``python benchmarks/streams.py [--shapes 400] [--pil-shapes 100] [--seed 35] [--warm-sample 8]`` runs in the
+process it is given (run it without ``GLIBC_TUNABLES`` for the default process a user gets). For each call of the stream
 — ``resize(uint8 photo, (224, 224, 3), "linear", antialias=True)`` on ``--shapes`` distinct sizes (64-1600 px a
 side), then ``resize(..., "pil_bilinear")`` on ``--pil-shapes`` more — it records:
 
 - XLA compilations, counted with ``jax.monitoring`` (``/jax/core/compile/backend_compile_duration`` events);
-- the process's resident memory (``/proc/self/statm``) after calls 100 and 400 of the first stream;
-- the wall time of each call (host planning, trace, compile, run), its mean against a warm same-shape call.
+- the process's resident memory (``/proc/self/statm``) after calls 100, 400 and the last of the first stream;
+- the wall time of each call (host planning, trace, compile, run); its mean against the warm cost of the stream's
+  shapes: the mean, over ``--warm-sample`` of them evenly spaced, of a same-shape call once its own program runs.
 
 The photo is a real one (``../shared/data/coffee.png``, else the bundled astronaut) enlarged once to 1600x1600;
 each call reads a contiguous crop of it.
@@ -176,6 +177,7 @@ def main(argv=None) -> int:
     parser.add_argument("--shapes", type=int, default=400)
     parser.add_argument("--pil-shapes", type=int, default=100)
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument("--warm-sample", type=int, default=8, help="shapes of each stream timed warm (their mean)")
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
     args = parser.parse_args(argv)
@@ -207,20 +209,27 @@ def _streams(args, compiles, listener) -> None:
     jax_resize.resize(np.zeros((4, 4, 3), np.uint8), (2, 2, 3), "linear").block_until_ready()  # jax warmed up
     shapes = distinct_shapes(args.shapes, args.seed)
     pil_shapes = distinct_shapes(args.pil_shapes, args.seed + 1, exclude=shapes)
-    marks = (100, 400) if args.shapes >= 400 else (min(100, args.shapes), args.shapes)
+    n = len(shapes)
+    marks = tuple(sorted({min(100, n), min(400, n), n}))
     linear = run_stream(shapes, "linear", photo, compiles, rss_at=marks)
     pil = run_stream(pil_shapes, "pil_bilinear", photo, compiles)
-    warm = {m: warm_ms(m, photo, shapes[0]) for m in ("linear", "pil_bilinear")}
     print(
-        "| stream | calls | XLA compilations | memory MB (call 100 -> last) | mean call ms | warm same-shape ms "
-        "| mean / warm |"
+        "| stream | calls | XLA compilations | memory MB (calls " + " -> ".join(map(str, marks)) + ") | mean call ms "
+        f"| warm same-shape ms (mean of {args.warm_sample} of its shapes) | mean / warm |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- |")
-    for name, res, m in (("linear aa -> 224", linear, "linear"), ("pil_bilinear -> 224", pil, "pil_bilinear")):
+    for name, res, m, stream in (
+        ("linear aa -> 224", linear, "linear", shapes),
+        ("pil_bilinear -> 224", pil, "pil_bilinear", pil_shapes),
+    ):
+        if not stream:
+            continue
+        # the stream's own shapes, evenly spaced: its warm cost, not one shape's
+        sample = [stream[i * len(stream) // args.warm_sample] for i in range(min(args.warm_sample, len(stream)))]
+        warm = statistics.fmean(warm_ms(m, photo, hw) for hw in sample)
         mean = statistics.fmean(res["times"]) * 1e3
         mem = " -> ".join(f"{v:.0f}" for v in res["rss"].values()) or "n/a"
-        calls, ratio = len(res["times"]), mean / warm[m]
-        print(f"| {name} | {calls} | {res['compiles']} | {mem} | {mean:.1f} | {warm[m]:.2f} | {ratio:.0f}x |")
+        print(f"| {name} | {len(stream)} | {res['compiles']} | {mem} | {mean:.1f} | {warm:.2f} | {mean / warm:.1f}x |")
 
 
 if __name__ == "__main__":
