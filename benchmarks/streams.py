@@ -131,6 +131,7 @@ def cli_rows(count: int, rounds: int = 3) -> list[str]:
     rounds (each with an empty cache first), medians and ranges."""
     env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
     runs: dict = {"first": [], "cached": [], "pillow": [], "bare": [], "import": [], "jax": []}
+    differ = 0
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
         (root / "in").mkdir()
@@ -140,6 +141,8 @@ def cli_rows(count: int, rounds: int = 3) -> list[str]:
             cli = [sys.executable, "-m", "jax_resize", str(root / "in"), "--size", "224x224", "--quiet"]
             runs["first"].append(_timed([*cli[:4], str(root / f"a{r}"), *cli[4:]], env))
             runs["cached"].append(_timed([*cli[:4], str(root / f"b{r}"), *cli[4:]], env))
+            # the cached run's stored programs must reproduce the first run's files byte for byte
+            differ += sum((root / f"a{r}" / p.name).read_bytes() != p.read_bytes() for p in (root / f"b{r}").iterdir())
             loop = [sys.executable, "-c", _PILLOW_LOOP, str(root / "in"), str(root / f"c{r}")]
             runs["pillow"].append(_timed(loop, env))
             runs["bare"].append(_timed([sys.executable, "-c", "pass"], env))
@@ -165,6 +168,7 @@ def cli_rows(count: int, rounds: int = 3) -> list[str]:
         f"| single-threaded Pillow loop | {cell('pillow')} |",
         f"import jax_resize {med['import'] - med['bare']:.2f} s (jax alone {med['jax'] - med['bare']:.2f} s; "
         f"python {med['bare']:.2f} s)",
+        f"files of the cached runs that differ from the first runs' (stored programs): {differ} of {count * rounds}",
     ]
 
 
