@@ -185,6 +185,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
     args = parser.parse_args(argv)
+    if args.warm_sample < 1:
+        parser.error(f"--warm-sample must be at least 1; got {args.warm_sample}")
 
     import jax
 
@@ -229,7 +231,8 @@ def _streams(args, compiles, listener) -> None:
         if not stream:
             continue
         # the stream's own shapes, evenly spaced: its warm cost, not one shape's
-        sample = [stream[i * len(stream) // args.warm_sample] for i in range(min(args.warm_sample, len(stream)))]
+        k = min(args.warm_sample, len(stream))
+        sample = [stream[i * len(stream) // k] for i in range(k)]
         warm = statistics.fmean(warm_ms(m, photo, hw) for hw in sample)
         mean = statistics.fmean(res["times"]) * 1e3
         mem = " -> ".join(f"{v:.0f}" for v in res["rss"].values()) or "n/a"
