@@ -94,7 +94,7 @@ def _parse(argv):
     )
     p.add_argument(
         "--candidate",
-        type=_candidate_arg,
+        type=candidate_arg,
         default={},
         help="FIELD=VALUE,...: also time auto planned with the device's tuning row changed so (an A/B of a rule)",
     )
@@ -115,7 +115,7 @@ def _parse(argv):
 CELL_SECONDS = 1.0
 
 
-def _candidate_arg(text: str) -> dict:
+def candidate_arg(text: str) -> dict:
     """``FIELD=VALUE,...`` -> ``{field: value}`` for :class:`~jax_resize._src.execution.tuning.Tuning`."""
     import ast
 
@@ -135,7 +135,7 @@ def _candidate_arg(text: str) -> dict:
 
 
 @contextlib.contextmanager
-def _candidate_row(jax, candidate: dict):
+def candidate_row(jax, candidate: dict):
     """The default backend's tuning row changed by ``candidate`` while programs are traced."""
     from jax_resize._src.execution import tuning
 
@@ -733,7 +733,7 @@ def speed_row(kind, w, *, batch, repeats, accel, torch, tdev, tv, bw, dense=Fals
     cells["candidate"] = None
     if candidate:
         program = jitted(ours("auto"), lowered=True)
-        with _candidate_row(jax, candidate):  # traced (and timed) with the candidate row
+        with candidate_row(jax, candidate):  # traced (and timed) with the candidate row
             if jitted(ours("auto"), lowered=True) == program:
                 cells["candidate"] = "same"  # timing it again would only measure the noise
             else:

@@ -1,9 +1,11 @@
 """The "streams" section: a stream of differently sized photos, as a notebook or a service meets them.
 
-``python benchmarks/streams.py [--shapes 400] [--pil-shapes 100] [--seed 35] [--warm-sample 8]`` runs in the
-process it is given (run it without ``GLIBC_TUNABLES`` for the default process a user gets). For each call of the stream
-— ``resize(uint8 photo, (224, 224, 3), "linear", antialias=True)`` on ``--shapes`` distinct sizes (64-1600 px a
-side), then ``resize(..., "pil_bilinear")`` on ``--pil-shapes`` more — it records:
+``python benchmarks/streams.py [--shapes 400] [--pil-shapes 100] [--seed 35] [--warm-sample 8]
+[--candidate FIELD=VALUE,...]`` runs in the process it is given (run it without ``GLIBC_TUNABLES`` for the
+default process a user gets; ``--candidate`` plans with the default backend's tuning row so changed, for an A/B of
+two processes). For each call of the stream — ``resize(uint8 photo, (224, 224, 3), "linear", antialias=True)``
+on ``--shapes`` distinct sizes (64-1600 px a side), then ``resize(..., "pil_bilinear")`` on ``--pil-shapes``
+more — it records:
 
 - XLA compilations, counted with ``jax.monitoring`` (``/jax/core/compile/backend_compile_duration`` events);
 - the process's resident memory (``/proc/self/statm``) after calls 100, 400 and the last of the first stream;
@@ -30,6 +32,7 @@ import sys
 import tempfile
 import time
 
+import device_check  # its tuning-row candidates (light at import)
 import numpy as np
 from photos import median_ms  # shared timing helper (benchmarks/ on sys.path, as run.py has it)
 
@@ -184,9 +187,18 @@ def main(argv=None) -> int:
     parser.add_argument("--warm-sample", type=int, default=8, help="shapes of each stream timed warm (their mean)")
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
+    parser.add_argument(
+        "--candidate",
+        type=device_check.candidate_arg,
+        metavar="FIELD=VALUE,...",
+        help="the streams planned with the default backend's tuning row so changed (e.g. bucket_ratio=6.0); "
+        "run it in its own process against one without (not with --cli: the command runs in its own process)",
+    )
     args = parser.parse_args(argv)
     if args.warm_sample < 1:
         parser.error(f"--warm-sample must be at least 1; got {args.warm_sample}")
+    if args.candidate and args.cli:
+        parser.error("--candidate applies to the streams in this process only: give --cli 0 with it")
 
     import jax
 
@@ -197,9 +209,11 @@ def main(argv=None) -> int:
             compiles[0] += 1
 
     process = os.environ.get("GLIBC_TUNABLES") or "default process"
-    print(f"streams ({process}; jax {jax.__version__}; {os.cpu_count()} CPUs)")
+    row = f"; tuning row changed by {args.candidate}" if args.candidate else ""
+    print(f"streams ({process}; jax {jax.__version__}; {os.cpu_count()} CPUs{row})")
     if args.shapes:
-        _streams(args, compiles, listener)
+        with device_check.candidate_row(jax, args.candidate or {}):
+            _streams(args, compiles, listener)
     if args.cli:
         print("\n".join(["", *cli_rows(args.cli, args.rounds)]))
     return 0

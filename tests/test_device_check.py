@@ -118,14 +118,14 @@ def test_candidate_rules_are_tuning_fields_and_literals():
 
     import device_check
 
-    assert device_check._candidate_arg("polyphase_shrink_max_phases=1,polyphase_shrink_min_taps=8") == {
+    assert device_check.candidate_arg("polyphase_shrink_max_phases=1,polyphase_shrink_min_taps=8") == {
         "polyphase_shrink_max_phases": 1,
         "polyphase_shrink_min_taps": 8,
     }
-    assert device_check._candidate_arg("wide_min_taps=None") == {"wide_min_taps": None}
+    assert device_check.candidate_arg("wide_min_taps=None") == {"wide_min_taps": None}
     for bad in ("no_such_field=1", "fuse_max_taps", "fuse_max_taps=sixteen"):
         with pytest.raises(argparse.ArgumentTypeError, match=bad.split("=")[0]):
-            device_check._candidate_arg(bad)
+            device_check.candidate_arg(bad)
 
 
 def test_a_candidate_that_changes_no_program_is_not_timed():
