@@ -941,8 +941,7 @@ def stream_section(args, out, jax, items) -> None:
     before = held()
     res = streams.run_stream(shapes, "linear", photo, compiles)
     after = held()
-    k = 2 if args.quick else 8  # the stream's own shapes, evenly spaced: its warm cost (as streams.py)
-    warm = statistics.fmean(streams.warm_ms("linear", photo, shapes[i * n // min(k, n)]) for i in range(min(k, n)))
+    warm = streams.warm_cost_ms("linear", photo, shapes, 2 if args.quick else 8)
     mean = statistics.fmean(res["times"]) * 1e3
     out("## Stream of distinct shapes (eager, issue 35)")
     out()

@@ -96,6 +96,12 @@ def warm_ms(method: str, photo, shape, repeats: int = 21) -> float:
     return median_ms(call, repeats)
 
 
+def warm_cost_ms(method: str, photo, shapes, k: int) -> float:
+    """A stream's warm cost: the mean of :func:`warm_ms` over ``k`` of its ``shapes``, evenly spaced."""
+    k = min(k, len(shapes))
+    return statistics.fmean(warm_ms(method, photo, shapes[i * len(shapes) // k]) for i in range(k))
+
+
 _PILLOW_LOOP = """
 import pathlib, sys
 from PIL import Image, ImageOps
@@ -244,10 +250,7 @@ def _streams(args, compiles, listener) -> None:
     ):
         if not stream:
             continue
-        # the stream's own shapes, evenly spaced: its warm cost, not one shape's
-        k = min(args.warm_sample, len(stream))
-        sample = [stream[i * len(stream) // k] for i in range(k)]
-        warm = statistics.fmean(warm_ms(m, photo, hw) for hw in sample)
+        warm = warm_cost_ms(m, photo, stream, args.warm_sample)  # its own shapes' warm cost, not one shape's
         mean = statistics.fmean(res["times"]) * 1e3
         mem = " -> ".join(f"{v:.0f}" for v in res["rss"].values()) or "n/a"
         print(f"| {name} | {len(stream)} | {res['compiles']} | {mem} | {mean:.1f} | {warm:.2f} | {mean / warm:.1f}x |")
