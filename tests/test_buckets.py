@@ -159,6 +159,97 @@ def test_every_front_end_bucketed_equals_its_exact_program(photo, name):
             np.testing.assert_allclose(first, second, rtol=1e-6, atol=1e-5 * np.abs(second).max())
 
 
+#: Pillow's empty images: ``(array, size, resample, reducing_gap)``; Pillow returns a black image.
+PIL_EMPTY = {
+    "bicubic 0x0": (np.zeros((0, 0, 3), np.uint8), (212, 195), compat.BICUBIC, None),
+    "lanczos 0x0": (np.zeros((0, 0, 3), np.uint8), (212, 195), compat.LANCZOS, None),
+    "nearest": (np.zeros((0, 0, 3), np.uint8), (21, 19), compat.NEAREST, None),
+    "L 0x5": (np.zeros((0, 5), np.uint8), (7, 9), compat.BILINEAR, None),
+    "F": (np.zeros((0, 5), np.float32), (7, 9), compat.BOX, None),
+    "I": (np.zeros((4, 0), np.int32), (7, 9), compat.HAMMING, None),
+    "RGBA": (np.zeros((0, 0, 4), np.uint8), (7, 9), compat.BICUBIC, None),
+    "reducing_gap": (np.zeros((0, 0, 3), np.uint8), (7, 9), compat.BICUBIC, 2.0),
+}
+
+
+def _calls_1_to_5_and_exact(call):
+    """Calls 1-5 of a shape (bucketed, then its own program), then five under ``exact_shapes``."""
+    outs = [np.asarray(call()) for _ in range(5)]
+    with jax_resize.exact_shapes():
+        outs += [np.asarray(call()) for _ in range(5)]
+    return outs
+
+
+@pytest.mark.parametrize("name", PIL_EMPTY)
+def test_an_empty_image_is_pillows_black_image_on_every_call(name, pillow_oracle):
+    """Its own program once gathered from an empty axis: from the fourth call (and always under
+    ``exact_shapes``) Pillow's empty image raised an XLA TypeError (issue 45)."""
+    a, size, resample, gap = PIL_EMPTY[name]
+    want = np.asarray(Image.fromarray(a).resize(size, resample, reducing_gap=gap))
+    for out in _calls_1_to_5_and_exact(lambda: compat.pil_resize(a, size, resample, reducing_gap=gap)):
+        assert out.dtype == want.dtype
+        np.testing.assert_array_equal(out, want)
+
+
+#: Every other front end on an input without elements (its peer returns an empty output or
+#: refuses, as the front end does): the call and the shape and dtype of its result.
+EMPTY_INPUTS = {
+    "resize no channels": (
+        lambda: jax_resize.resize(np.zeros((5, 5, 0), np.uint8), (9, 7, 0), "pil_bicubic"),
+        (9, 7, 0),
+        np.uint8,
+    ),
+    "onnx_resize no channels": (
+        lambda: jax_resize.onnx_resize(np.zeros((1, 0, 5, 5), np.float32), scales=[1, 1, 2, 2], mode="cubic"),
+        (1, 0, 10, 10),
+        np.float32,
+    ),
+    "openvino no channels": (
+        lambda: jax_resize.openvino_interpolate(
+            np.zeros((1, 0, 5, 5), np.float32), [10, 10], [2, 3], mode="linear", shape_calculation_mode="sizes"
+        ),
+        (1, 0, 10, 10),
+        np.float32,
+    ),
+    "scale_and_translate no channels": (
+        lambda: jax_resize.scale_and_translate(
+            np.zeros((5, 5, 0), np.float32), (9, 9, 0), (0, 1), jnp.array([2.0, 2.0]), jnp.array([0.0, 0.0])
+        ),
+        (9, 9, 0),
+        np.float32,
+    ),
+    "resize_ragged no examples": (
+        lambda: jax_resize.resize_ragged(np.zeros((0, 5, 5, 3), np.float32), np.zeros((0, 2), np.int32), (4, 4, 3)),
+        (0, 4, 4, 3),
+        np.float32,
+    ),
+    "crop_and_resize no boxes": (
+        lambda: jax_resize.crop_and_resize(
+            np.zeros((1, 5, 5, 3), np.float32), np.zeros((0, 4), np.float32), np.zeros((0,), np.int32), (3, 3)
+        ),
+        (0, 3, 3, 3),
+        np.float32,
+    ),
+    "torch_interpolate no channels": (
+        lambda: compat.torch_interpolate(np.zeros((1, 0, 5, 5), np.float32), scale_factor=2, mode="bicubic"),
+        (1, 0, 10, 10),
+        np.float32,
+    ),
+    "tf_resize no batch": (
+        lambda: compat.tf_resize(np.zeros((0, 5, 5, 3), np.float32), (9, 7), "area"),
+        (0, 9, 7, 3),
+        np.float32,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", EMPTY_INPUTS)
+def test_every_front_end_on_an_empty_input_on_every_call(name):
+    call, shape, dtype = EMPTY_INPUTS[name]
+    for out in _calls_1_to_5_and_exact(call):
+        assert out.shape == shape and out.dtype == dtype
+
+
 def test_nan_stays_local_in_a_bucketed_program():
     x = np.random.default_rng(5).random((37, 53, 2)).astype(np.float32)
     x[20, 30, 1] = np.nan

@@ -60,11 +60,7 @@ def _apply(
     dtype = np.dtype(dtype or x.dtype)
     if all(p.gathers for p in plans):
         fill = _rounding.scalar_as(extrapolation_value, x.dtype)
-        for p in plans:
-            x = _strategies.apply_pass(x, [p], precision, False, tuning)
-            if p.outside is not None:
-                x = _strategies.mask_rows(x, p.outside, p.axis, fill)
-        return x.astype(dtype)
+        return _gather_all(x, plans, fill, precision, tuning).astype(dtype)
     if jnp.iscomplexobj(x):
         kw = dict(
             precision=precision,
@@ -132,6 +128,35 @@ def _apply(
     else:
         y = run_all(y, False)
     return _rounding.to_output(y, dtype, integer.rounding)
+
+
+def _gather_all(x, plans, fill, precision, tuning):
+    """Every plan a gather: ``x`` moved, never computed on (bit exact), ``fill`` in rows flagged
+    ``outside``. The derivative of a half-precision ``x`` is taken in float32 and rounded once: a
+    gather's transpose sums the cotangents of every output that read an input (a scatter-add, or
+    the sum over a broadcast), which in float16 / bfloat16 would round at every term."""
+
+    def gathered(v, plans, fill):
+        for p in plans:
+            v = _strategies.apply_pass(v, [p], precision, False, tuning)
+            if p.outside is not None:
+                v = _strategies.mask_rows(v, p.outside, p.axis, fill)
+        return v
+
+    if not (jnp.issubdtype(x.dtype, jnp.floating) and x.dtype.itemsize < 4):
+        return gathered(x, plans, fill)
+
+    @jax.custom_jvp
+    def half(v, plans):
+        return gathered(v, plans, fill)
+
+    @half.defjvp
+    def _(primals, tangents):  # linear in the tangent, so reverse mode transposes it in float32
+        v, plans = primals
+        wide = gathered(tangents[0].astype(jnp.float32), plans, np.float32(0))  # a constant fill
+        return half(v, plans), wide.astype(v.dtype)
+
+    return half(x, plans)
 
 
 _STATIC = ("extrapolation_value", "precision", "integer", "fixed_shifts", "tuning", "dtype", "local_nonfinite")
@@ -237,13 +262,16 @@ def run(
 
     Returns:
       The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
-      ``dtype``).
+      ``dtype``); an ``x`` without elements gives zeros (``extrapolation_value`` in rows flagged
+      ``outside``), on every call.
     """
     strategy = _v.choice("strategy", strategy, _decide.STRATEGY_NAMES)
     tuning = tuning_for(jax.default_backend() if backend is None else backend)
     dtype = np.dtype(dtype or x.dtype)
     if not ops:
         return x.astype(dtype)
+    if x.size == 0:  # no input value to read (a front end allows it only where its peer does)
+        return _without_input(x, ops, dtype, extrapolation_value)
     if dtype.kind in "iu" and integer.passes:
         ops = list(ops)
     else:
@@ -269,6 +297,21 @@ def run(
         dtype=None if dtype == x.dtype else dtype,
         local_nonfinite=local_nonfinite,
     )
+
+
+def _without_input(x, ops, dtype: np.dtype, extrapolation_value) -> jax.Array:
+    """The output of an input without elements: zeros (a sum of no terms; Pillow's black image of
+    an empty image), ``extrapolation_value`` in rows flagged ``outside``. No gather or program of an
+    empty axis is built: its indices could point nowhere."""
+    shape = list(x.shape)
+    for axis, record in ops:
+        shape[axis] = record.out_size
+    y = jnp.zeros(shape, dtype)
+    fill = _rounding.scalar_as(extrapolation_value, dtype)
+    for axis, record in ops:
+        if record.outside is not None:
+            y = _strategies.mask_rows(y, jnp.asarray(record.outside), axis, fill)
+    return y
 
 
 def _fetched(plans):
