@@ -192,3 +192,55 @@ def test_interpolation_as_cv2_int_or_member():
         np.testing.assert_array_equal(np.asarray(cv2_resize(x, (7, 4), interpolation=flag)), want)
     with pytest.raises(ValueError, match=r"INTER_NEAREST_EXACT \(6\)"):
         cv2_resize(x, (7, 4), interpolation=7)
+
+
+#: Bad arguments of ``cv2.resize``. OpenCV raises ``cv2.error`` for all of them: read as a
+#: ``TypeError`` where its Python binding cannot parse the argument (the message's location is
+#: ``:-1:``) and as a ``ValueError`` where ``cv::resize`` asserts on its value (a ``resize.cpp``
+#: line); ours must be that class (issue 45).
+CV2_BAD_ARGUMENTS = {
+    "dsize of length 3": dict(dsize=(8, 8, 8)),
+    "dsize of length 1": dict(dsize=(8,)),
+    "dsize an int": dict(dsize=8),
+    "dsize with a float": dict(dsize=(8.0, 8)),
+    "dsize a string": dict(dsize="ab"),
+    "dsize with a bool": dict(dsize=(True, 8)),
+    "dsize negative": dict(dsize=(-1, 8)),
+    "dsize (0, 8) without factors": dict(dsize=(0, 8)),
+    "dsize None without factors": dict(dsize=None),
+    "fx negative": dict(dsize=None, fx=-1, fy=2),
+    "fx a string": dict(dsize=None, fx="a", fy=2),
+    "fx NaN": dict(dsize=None, fx=float("nan"), fy=2),
+    "interpolation 99": dict(dsize=(8, 8), interpolation=99),
+    "interpolation INTER_MAX": dict(dsize=(8, 8), interpolation=7),
+    "interpolation WARP_INVERSE_MAP": dict(dsize=(8, 8), interpolation=16),
+    "interpolation a float": dict(dsize=(8, 8), interpolation=1.0),
+    "interpolation a string": dict(dsize=(8, 8), interpolation="linear"),
+    "interpolation None": dict(dsize=(8, 8), interpolation=None),
+    "dsize an int64 array": dict(dsize=np.array([8, 7])),
+}
+
+
+@pytest.mark.parametrize("name", CV2_BAD_ARGUMENTS)
+def test_argument_errors_are_opencvs(name):
+    kw = CV2_BAD_ARGUMENTS[name]
+    src = np.random.default_rng(4).integers(0, 256, (10, 12, 3), np.uint8)
+    try:
+        want = cv2.resize(src, **kw)
+    except cv2.error as error:
+        want = TypeError if ":-1:" in str(error) else ValueError
+    if isinstance(want, np.ndarray):  # uint8 linear: within 1 (the module's bound)
+        got = np.asarray(compat.cv2_resize(src, **kw))
+        assert got.shape == want.shape and np.abs(got.astype(int) - want).max() <= 1
+    else:
+        with pytest.raises(want):
+            compat.cv2_resize(src, **kw)
+
+
+def test_a_none_in_dsize_is_a_type_error():
+    """OpenCV's binding reads ``(None, 8)`` as a size and ``cv::resize`` then asserts; a ``None``
+    is no length, so jax_resize refuses it as a type, with the other non-ints."""
+    with pytest.raises(cv2.error):
+        cv2.resize(np.zeros((4, 4), np.uint8), (None, 8))
+    with pytest.raises(TypeError, match="dsize="):
+        compat.cv2_resize(np.zeros((4, 4), np.uint8), (None, 8))

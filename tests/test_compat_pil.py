@@ -233,3 +233,68 @@ def test_resample_as_int_compat_member_or_pillow_member():
     want = np.asarray(Image.fromarray(a).resize((17, 29), Image.Resampling.HAMMING))
     for resample in (5, compat.HAMMING, compat.Resampling(5), Image.Resampling.HAMMING):
         np.testing.assert_array_equal(np.asarray(compat.pil_resize(a, (17, 29), resample)), want)
+
+
+#: Bad arguments of ``Image.resize``: Pillow's error class must be ours (issue 45: a box of
+#: length 2 was a ValueError where Pillow raises TypeError). ``DEVIATIONS``: what Pillow accepts
+#: and jax_resize refuses on purpose (a NaN box computes garbage, a bool is no length, the Magic
+#: Kernel Sharp filters are not reproduced).
+BAD_ARGUMENTS = {
+    "box of length 2": dict(size=(8, 8), resample=2, box=(0, 0)),
+    "box of length 5": dict(size=(8, 8), resample=2, box=(0, 0, 4, 4, 4)),
+    "box with None": dict(size=(8, 8), resample=2, box=(0, None, 4, 4)),
+    "box of a string": dict(size=(8, 8), resample=2, box="abcd"),
+    "box an int": dict(size=(8, 8), resample=2, box=3),
+    "box outside": dict(size=(8, 8), resample=2, box=(0, 0, 40, 4)),
+    "box reversed": dict(size=(8, 8), resample=2, box=(4, 0, 2, 4)),
+    "box negative": dict(size=(8, 8), resample=2, box=(-1, 0, 2, 4)),
+    "box infinite": dict(size=(8, 8), resample=2, box=(0, 0, float("inf"), 4)),
+    "size of length 3": dict(size=(8, 8, 8), resample=2),
+    "size of length 1": dict(size=(8,), resample=2),
+    "size an int": dict(size=8, resample=2),
+    "size with a float": dict(size=(8.0, 8), resample=2),
+    "size zero": dict(size=(0, 8), resample=2),
+    "size negative": dict(size=(-1, 8), resample=2),
+    "size with None": dict(size=(None, 8), resample=2),
+    "size a string": dict(size="ab", resample=2),
+    "resample -1": dict(size=(8, 8), resample=-1),
+    "resample a name": dict(size=(8, 8), resample="bilinear"),
+    "resample a float": dict(size=(8, 8), resample=2.0),
+    "resample None": dict(size=(8, 8), resample=None),
+    "reducing_gap 0.5": dict(size=(4, 4), resample=2, reducing_gap=0.5),
+    "reducing_gap a string": dict(size=(4, 4), resample=2, reducing_gap="2"),
+    "reducing_gap NaN": dict(size=(4, 4), resample=2, reducing_gap=float("nan")),
+}
+DEVIATIONS = {
+    "box with NaN": (dict(size=(8, 8), resample=2, box=(0, 0, float("nan"), 4)), ValueError),
+    "size with a bool": (dict(size=(True, 8), resample=2), TypeError),
+    "resample MKS2013": (dict(size=(8, 8), resample=6), ValueError),
+    "resample MKS2021": (dict(size=(8, 8), resample=7), ValueError),
+}
+_RGB = np.random.default_rng(3).integers(0, 256, (10, 12, 3), np.uint8)
+
+
+def _pillow_answer(kw):
+    try:
+        return np.asarray(Image.fromarray(_RGB).resize(**kw))
+    except (TypeError, ValueError) as error:
+        return type(error)
+
+
+@pytest.mark.parametrize("name", BAD_ARGUMENTS)
+def test_argument_errors_are_pillows(name):
+    kw = BAD_ARGUMENTS[name]
+    want = _pillow_answer(kw)
+    if isinstance(want, np.ndarray):
+        np.testing.assert_array_equal(compat.pil_resize(_RGB, **kw), want)
+    else:
+        with pytest.raises(want):
+            compat.pil_resize(_RGB, **kw)
+
+
+@pytest.mark.parametrize("name", DEVIATIONS)
+def test_arguments_pillow_takes_and_jax_resize_refuses(name):
+    kw, error = DEVIATIONS[name]
+    assert isinstance(_pillow_answer(kw), np.ndarray)
+    with pytest.raises(error, match="box=|size=|resample="):
+        compat.pil_resize(_RGB, **kw)

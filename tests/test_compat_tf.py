@@ -504,5 +504,105 @@ def test_bad_arguments():
         compat.tf_resize_bilinear(np.zeros((1, 4, 4, 1)), (2, 2), align_corners=True, half_pixel_centers=True)
     with pytest.raises(ValueError, match=r"\[N, H, W, C\]; got rank 3"):
         compat.tf_resize_bicubic(np.zeros((4, 4, 1)), (2, 2))
-    with pytest.raises(ValueError, match="align_corners must be 0 or 1"):
+    with pytest.raises(TypeError, match="align_corners must be a bool"):
         compat.tf_resize_area(np.zeros((1, 4, 4, 1)), (2, 2), align_corners="yes")
+
+
+#: Bad ``size`` values and images, and TensorFlow's own answer to each (a ``size`` TensorFlow
+#: takes must give its shape; an error must be of TensorFlow's class, ``InvalidArgumentError`` read
+#: as ``ValueError``). A float array is TensorFlow's one conversion jax_resize does not repeat
+#: where it truncates: refused with a ``ValueError`` (issue 45).
+BAD_SIZES = {
+    "int": 4,
+    "float entry": [6, 4.0],
+    "None entry": [None, 4],
+    "float array": np.array([6.0, 4.0]),
+    "non-integral float array": np.array([6.9, 4.2]),
+    "float tuple": (6.0, 4.0),
+    "three entries": (1, 2, 3),
+    "2-D array": np.array([[6, 4]]),
+    "string": "ab",
+    "zeros": (0, 0),
+    "zero height": (0, 4),
+    "negative": (-1, 4),
+    "uint8 array": np.array([6, 4], np.uint8),
+}
+TF_FUNCTIONS = {
+    "tf_resize": (tf_resize, tf.image.resize, 3),
+    "tf_resize nearest": (
+        lambda x, s: tf_resize(x, s, "nearest"),
+        lambda x, s: tf.image.resize(x, s, "nearest"),
+        3,
+    ),
+    "tf_resize lanczos3": (
+        lambda x, s: tf_resize(x, s, "lanczos3"),
+        lambda x, s: tf.image.resize(x, s, "lanczos3"),
+        3,
+    ),
+    "tf_resize_v1": (tf_resize_v1, tf.compat.v1.image.resize, 3),
+    "tf_resize_bilinear": (compat.tf_resize_bilinear, v1.resize_bilinear, 4),
+    "tf_resize_bicubic": (compat.tf_resize_bicubic, v1.resize_bicubic, 4),
+    "tf_resize_nearest_neighbor": (compat.tf_resize_nearest_neighbor, v1.resize_nearest_neighbor, 4),
+    "tf_resize_area": (compat.tf_resize_area, v1.resize_area, 4),
+}
+
+
+def _tf_answer(call):
+    """TensorFlow's result shape, or the class of its error (``InvalidArgumentError``: ``ValueError``)."""
+    try:
+        return tuple(call().shape)
+    except tf.errors.InvalidArgumentError:
+        return ValueError
+    except (TypeError, ValueError) as error:
+        return type(error)
+
+
+@pytest.mark.parametrize("size", BAD_SIZES)
+@pytest.mark.parametrize("name", TF_FUNCTIONS)
+def test_size_errors_are_tensorflows(name, size):
+    ours, theirs, rank = TF_FUNCTIONS[name]
+    x = np.ones((5, 6, 3) if rank == 3 else (1, 5, 6, 3), np.float32)
+    want = _tf_answer(lambda: theirs(x, BAD_SIZES[size]))
+    if size == "non-integral float array":
+        assert want == ((6, 4, 3) if rank == 3 else (1, 6, 4, 3))  # TensorFlow truncates
+        want = ValueError
+    if isinstance(want, tuple):
+        assert tuple(ours(x, BAD_SIZES[size]).shape) == want
+    else:
+        with pytest.raises(want, match="size="):
+            ours(x, BAD_SIZES[size])
+
+
+@pytest.mark.parametrize(
+    "shape, size, kw",
+    [
+        ((5, 6, 0), (9, 7), {}),  # no channels
+        ((0, 6, 3), (4, 4), {}),  # no pixels
+        ((5, 600, 3), (10, 10), dict(preserve_aspect_ratio=True)),  # the height rounds to 0
+    ],
+)
+@pytest.mark.parametrize("method", ["bilinear", "nearest", "lanczos3"])
+def test_images_tensorflow_refuses_are_refused(shape, size, kw, method):
+    x = np.ones(shape, np.float32)
+    assert _tf_answer(lambda: tf.image.resize(x, size, method, **kw)) is ValueError
+    with pytest.raises(ValueError, match="non-zero size|must be positive"):
+        tf_resize(x, size, method, **kw)
+
+
+def test_an_empty_batch_is_an_empty_output_as_in_tensorflow():
+    x = np.ones((0, 5, 6, 3), np.float32)
+    want = tuple(tf.image.resize(x, (9, 7), "area").shape)
+    assert tuple(tf_resize(x, (9, 7), "area").shape) == want == (0, 9, 7, 3)
+
+
+@pytest.mark.parametrize("value", [1, 2, "yes", 1.0])
+def test_flags_that_are_not_bools_are_type_errors_as_in_tensorflow(value):
+    x4 = np.ones((1, 5, 6, 3), np.float32)
+    with pytest.raises(TypeError):
+        v1.resize_bilinear(x4, (3, 3), align_corners=value)
+    with pytest.raises(TypeError, match="align_corners must be a bool"):
+        compat.tf_resize_bilinear(x4, (3, 3), align_corners=value)
+    with pytest.raises(TypeError):
+        tf.image.resize(x4, (3, 3), antialias=value)
+    with pytest.raises(TypeError, match="antialias must be a bool"):
+        tf_resize(x4, (3, 3), antialias=value)

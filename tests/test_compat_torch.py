@@ -242,3 +242,49 @@ def test_half_precision_gradient_matches_torch(mode, dtype):
     info = jnp.finfo(dtype)
     ulp = 2.0 ** (np.floor(np.log2(np.maximum(np.abs(want), float(info.tiny)))) - info.nmant)
     assert (np.abs(np.asarray(got.astype(jnp.float32), np.float64) - want) <= ulp).all()
+
+
+#: Bad arguments of ``F.interpolate`` on a ``[1, 3, 10, 12]`` input. torch's class must be ours,
+#: its ``RuntimeError`` / ``NotImplementedError`` read as ``ValueError`` (issue 45).
+TORCH_BAD_ARGUMENTS = {
+    "size of length 3": dict(size=(8, 8, 8)),
+    "size with a float": dict(size=(8.0, 8)),
+    "size with None": dict(size=(None, 8)),
+    "size a string": dict(size="ab"),
+    "size a float": dict(size=8.0),
+    "size zero": dict(size=(0, 8)),
+    "size negative": dict(size=(-1, 8)),
+    "size with a bool": dict(size=(True, 8)),
+    "size and scale_factor": dict(size=8, scale_factor=2),
+    "neither": dict(),
+    "scale_factor zero": dict(scale_factor=0),
+    "scale_factor negative": dict(scale_factor=-2),
+    "scale_factor NaN": dict(scale_factor=float("nan")),
+    "scale_factor inf": dict(scale_factor=float("inf")),
+    "scale_factor a string": dict(scale_factor="a"),
+    "scale_factor of length 3": dict(scale_factor=(2, 2, 2)),
+    "scale_factor empties the output": dict(scale_factor=0.01),
+    "unknown mode": dict(size=8, mode="bilinaer"),
+    "align_corners with nearest": dict(size=8, mode="nearest", align_corners=True),
+    "align_corners a string": dict(size=8, mode="bilinear", align_corners="yes"),
+    "align_corners an int": dict(size=8, mode="bilinear", align_corners=1),
+    "antialias with nearest": dict(size=8, mode="nearest", antialias=True),
+    "recompute_scale_factor with size": dict(size=8, recompute_scale_factor=True),
+}
+
+
+@pytest.mark.parametrize("name", TORCH_BAD_ARGUMENTS)
+def test_argument_errors_are_torchs(name):
+    kw = TORCH_BAD_ARGUMENTS[name]
+    x = np.random.default_rng(6).standard_normal((1, 3, 10, 12)).astype(np.float32)
+    try:
+        want = F.interpolate(torch.tensor(x), **kw).shape
+    except (RuntimeError, NotImplementedError):
+        want = ValueError
+    except (TypeError, ValueError) as error:
+        want = type(error)
+    if isinstance(want, torch.Size):
+        assert torch_interpolate(x, **kw).shape == tuple(want)
+    else:
+        with pytest.raises(want):
+            torch_interpolate(x, **kw)

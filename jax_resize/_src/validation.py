@@ -132,10 +132,28 @@ def axes_tuple(axes, rank: int) -> tuple[int, ...]:
 
 
 def flag(name: str, value) -> bool:
-    """An ONNX int attribute used as a boolean: 0/1 or False/True."""
+    """An ONNX int attribute used as a boolean: 0/1 or False/True.
+
+    Raises:
+      TypeError: neither an int nor a bool; ValueError: an int other than 0 and 1.
+    """
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral) and value in (0, 1)):
         return bool(value)
-    raise ValueError(f"{name} must be 0 or 1 (or a bool); got {value!r}.")
+    if isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be 0 or 1 (or a bool); got {value!r}.")
+    raise TypeError(f"{name} must be 0 or 1 (or a bool); got {value!r} of type {type(value).__name__}.")
+
+
+def boolean(name: str, value) -> bool:
+    """A Python option that TensorFlow and torch type as ``bool``: ``True``/``False`` (numpy's
+    too), ``None`` read as ``False`` as they read it.
+
+    Raises:
+      TypeError: anything else, ints included (their "Expected bool for argument").
+    """
+    if value is None or isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool; got {value!r} of type {type(value).__name__}.")
 
 
 def finite_float(name: str, value) -> float:

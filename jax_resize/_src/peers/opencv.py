@@ -141,18 +141,28 @@ def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
 
 
 def _interpolation(value) -> InterpolationFlags:
-    integer = isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
-    if not integer or int(value) not in {flag.value for flag in InterpolationFlags}:
-        allowed = ", ".join(f"{flag.name} ({flag.value})" for flag in InterpolationFlags)
+    """``interpolation`` as the binding reads it: ``None`` is ``INTER_LINEAR`` (the default); an
+    argument it cannot parse as an int is a ``TypeError`` (its "Bad argument"), an int that is no
+    ``INTER_*`` flag a ``ValueError`` (``cv::resize``'s assertion)."""
+    if value is None:
+        return INTER_LINEAR
+    allowed = ", ".join(f"{flag.name} ({flag.value})" for flag in InterpolationFlags)
+    if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"interpolation={value!r} must be an int, one of {allowed}.")
+    if int(value) not in {flag.value for flag in InterpolationFlags}:
         raise ValueError(f"interpolation={value!r} is not supported; allowed values: {allowed}.")
     return InterpolationFlags(int(value))
 
 
 def _dsize(dsize):
-    """``None`` or ``(width, height)`` of non-negative ints."""
+    """``None`` or ``(width, height)`` of non-negative ints; a ``TypeError`` for what the binding
+    cannot parse as a size (not a sequence of two ints), a ``ValueError`` for negative entries."""
     if dsize is None:
         return 0, 0
-    return _v.int_sequence("dsize", dsize, length=2, what="a (width, height) pair of ints, non-negative")
+    what = "a (width, height) pair of ints, non-negative"
+    if not _v.is_traced(dsize) and np.ndim(dsize) == 1 and len(dsize) != 2:
+        raise TypeError(f"dsize={tuple(dsize)!r}: dsize must be {what} (length 2, got {len(dsize)}).")
+    return _v.int_sequence("dsize", dsize, length=2, what=what)
 
 
 def output_size(in_hw, dsize=None, fx=0.0, fy=0.0):
@@ -231,7 +241,8 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
         the nearest flags.
       dsize: ``(width, height)`` (static ints) or ``None``/``(0, 0)`` to use ``fx``, ``fy``.
       fx, fy: scale factors (> 0 when ``dsize`` is empty; ignored otherwise).
-      interpolation: one of the ``INTER_*`` constants (default ``INTER_LINEAR``).
+      interpolation: one of the ``INTER_*`` constants (default, and ``None`` as in OpenCV,
+        ``INTER_LINEAR``).
 
     Returns:
       Array ``[out_h, out_w]`` or ``[out_h, out_w, C]`` of ``src``'s dtype; like OpenCV, a
@@ -244,8 +255,9 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
     Raises:
       ValueError: rank not 2 or 3, an empty image, unknown ``interpolation``, negative ``dsize``
         entries, empty ``dsize`` without positive ``fx``/``fy``, an empty output.
-      TypeError: traced ``dsize``/``fx``/``fy``, a malformed ``dsize``, a dtype OpenCV refuses
-        for the flag.
+      TypeError: what OpenCV's binding cannot parse ("Bad argument"): a ``dsize`` that is not two
+        ints, a non-numeric ``fx``/``fy``, a non-int ``interpolation``; traced
+        ``dsize``/``fx``/``fy``; a dtype OpenCV refuses for the flag.
 
     Example:
       >>> import numpy as np

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import math
+import numbers
 
 import jax
 import jax.numpy as jnp
@@ -562,7 +563,7 @@ def _reduce(image, factor, box) -> jax.Array:
 def pil_resize(
     image: ArrayLike,
     size,
-    resample: int = BICUBIC,
+    resample: int | None = BICUBIC,
     box=None,
     reducing_gap: float | None = None,
     *,
@@ -593,7 +594,9 @@ def pil_resize(
     Args:
       image: ``[H, W]`` or ``[H, W, C]``.
       size: ``(width, height)`` of the output, ints >= 1 (Pillow's order).
-      resample: a :class:`Resampling` value, ``NEAREST`` (0) to ``HAMMING`` (5); default ``BICUBIC``.
+      resample: a :class:`Resampling` value, ``NEAREST`` (0) to ``HAMMING`` (5); default (and
+        ``None``, as in Pillow) ``BICUBIC``. Pillow 13's ``MKS2013`` (6) and ``MKS2021`` (7) are
+        not reproduced.
       box: ``(x0, y0, x1, y1)`` source region in pixels (floats allowed); default the whole image.
       reducing_gap: ``None`` or a float >= 1: first reduce by an integer factor with block means
         while the remaining scale stays >= ``reducing_gap`` (faster, slightly different).
@@ -604,9 +607,12 @@ def pil_resize(
       ``'I;16'``, float32 for ``'F'``, bool for ``'1'``), or ``image``'s dtype without a mode.
 
     Raises:
-      ValueError: rank not 2 or 3, bad size, unknown resample, box outside the image or empty,
-        reducing_gap < 1, a mode that is unknown or does not fit the array's shape and dtype,
-        reducing_gap that reduces a ``'I;16'`` image (Pillow cannot).
+      ValueError: rank not 2 or 3, a size < 1, unknown resample, box outside the image, reversed
+        or not finite (Pillow computes with a NaN box), reducing_gap < 1, a mode that is unknown
+        or does not fit the array's shape and dtype, reducing_gap that reduces a ``'I;16'`` image
+        (Pillow cannot).
+      TypeError: as Pillow: ``size`` not two ints (bools refused too, which Pillow reads as 1),
+        ``box`` not four real numbers, a float ``resample``; a traced ``size`` or ``box``.
 
     Example:
       >>> import numpy as np
@@ -622,20 +628,13 @@ def pil_resize(
     shape = np.shape(image)
     if len(shape) not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {shape}.")
-    if resample not in _METHOD:
-        raise ValueError(
-            f"resample={resample!r} is not supported; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, "
-            f"BICUBIC=3, BOX=4, HAMMING=5."
-        )
-    width, height = _v.shape_tuple("size", size, 2)
-    if width < 1 or height < 1:
-        raise ValueError(f"size={tuple(size)!r} must be >= 1 in both dimensions (Pillow's rule).")
+    resample = _resample(resample)
+    width, height = _size(size)
     out_shape = _frontend.output_size((height, width) + tuple(shape[2:]), "size")
     in_h, in_w = shape[:2]
-    box = (0.0, 0.0, float(in_w), float(in_h)) if box is None else tuple(float(b) for b in box)
+    box = (0.0, 0.0, float(in_w), float(in_h)) if box is None else _box(box)
     if (
-        len(box) != 4
-        or not all(math.isfinite(b) for b in box)
+        not all(math.isfinite(b) for b in box)
         or box[0] < 0
         or box[1] < 0
         or box[2] > in_w
@@ -663,6 +662,65 @@ def pil_resize(
         flip = jnp.array([0, 128, 128], jnp.uint8)  # flips their top bit, and its packer flips it back
         return _resize_box(image ^ flip, (width, height), resample, box, reducing_gap, mode) ^ flip
     return _resize_box(image, (width, height), resample, box, reducing_gap, mode)
+
+
+#: Pillow 13's filters that jax_resize does not reproduce (``Image.Resampling`` values).
+_NOT_REPRODUCED = {6: "MKS2013", 7: "MKS2021"}
+
+
+def _resample(resample) -> Resampling:
+    """``Image.resize``'s ``resample``: ``None`` is BICUBIC (Pillow's default); an int 0-5."""
+    if resample is None:
+        return BICUBIC
+    if isinstance(resample, (bool, np.bool_, float, np.floating)):  # Pillow: "cannot be interpreted as an integer"
+        raise TypeError(f"resample={resample!r} must be an Image.Resampling value (an int), not {type(resample).__name__}.")
+    if resample in _NOT_REPRODUCED:
+        raise ValueError(
+            f"resample={resample!r} is Pillow 13's Resampling.{_NOT_REPRODUCED[int(resample)]} (Magic Kernel Sharp), "
+            "which jax_resize does not reproduce; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, BICUBIC=3, BOX=4, HAMMING=5."
+        )
+    if resample not in _METHOD:
+        raise ValueError(
+            f"resample={resample!r} is not supported; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, "
+            f"BICUBIC=3, BOX=4, HAMMING=5."
+        )
+    return Resampling(int(resample))
+
+
+def _size(size) -> tuple[int, int]:
+    """``(width, height)`` as Pillow reads it: a sequence of two ints (``TypeError`` otherwise, as
+    Pillow's "argument 1 must be sequence of length 2"), each > 0 (``ValueError``)."""
+    if _v.is_traced(size):
+        raise TypeError("size must be static because it fixes the output shape; got a traced value.")
+    try:
+        entries = tuple(size)
+    except TypeError:
+        raise TypeError(f"size={size!r} must be (width, height), a sequence of 2 ints.") from None
+    if len(entries) != 2:
+        raise TypeError(f"size={entries!r} must be (width, height), a sequence of length 2, not {len(entries)}.")
+    for e in entries:
+        if isinstance(e, (bool, np.bool_)) or not isinstance(e, numbers.Integral):
+            raise TypeError(f"size={entries!r} must be (width, height), two ints; {e!r} is not an int.")
+    if min(entries) < 1:
+        raise ValueError(f"size={entries!r} must be >= 1 in both dimensions (Pillow: height and width must be > 0).")
+    return int(entries[0]), int(entries[1])
+
+
+def _box(box) -> tuple[float, float, float, float]:
+    """``box`` as Pillow reads it: a sequence of four real numbers (``TypeError`` otherwise, as
+    Pillow's "argument 3 must be sequence of length 4")."""
+    if _v.is_traced(box):
+        raise TypeError("box must be static (it fixes the weights); got a traced value.")
+    try:
+        entries = tuple(box)
+    except TypeError:
+        raise TypeError(f"box={box!r} must be (x0, y0, x1, y1), a sequence of 4 numbers.") from None
+    if len(entries) != 4:
+        raise TypeError(f"box={entries!r} must be (x0, y0, x1, y1), a sequence of length 4, not {len(entries)}.")
+    for e in entries:
+        if isinstance(e, (bool, np.bool_)) or not isinstance(e, numbers.Real):
+            raise TypeError(f"box={entries!r} must be (x0, y0, x1, y1), four real numbers; {e!r} is not one.")
+    return tuple(float(e) for e in entries)  # type: ignore[return-value]
 
 
 def _resize_box(image, size, resample, box, reducing_gap, mode) -> jax.Array:

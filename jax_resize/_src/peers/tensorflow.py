@@ -266,6 +266,53 @@ def scale_and_translate_taps(
 # --- front ends ------------------------------------------------------------------------------------
 
 
+def tf_size(size, *, kernel: bool = False) -> tuple[int, int]:
+    """TensorFlow's ``size`` argument as ``(new_height, new_width)`` ints, refused where TensorFlow
+    refuses it. ``kernel``: the v1 kernels' rules (``tf.compat.v1.image.resize_bilinear`` ...),
+    which convert ``size`` to an int32 tensor directly; otherwise ``tf.image.resize``'s checks.
+
+    An integer array or a sequence of ints is accepted; a float array only with integral values
+    (TensorFlow truncates ``[6.9, 4.2]`` to ``[6, 4]``; jax_resize refuses it rather than resize to
+    a size nobody wrote). Entries must be > 0 (TensorFlow: "output dimensions must be positive").
+
+    Raises:
+      TypeError: a traced ``size``; for the kernels, entries that are not ints (TensorFlow: "Cannot
+        convert ... to EagerTensor of dtype int32").
+      ValueError: not two entries, ``None`` entries, entries < 1; for ``tf.image.resize``, entries
+        that are not ints ("'size' must be a 1-D int32 Tensor").
+    """
+    if _v.is_traced(size):
+        raise TypeError("size must be static because it fixes the output shape; got a traced value.")
+    if isinstance(size, np.ndarray) and size.dtype.kind == "f" and size.shape == (2,):
+        if not np.all(np.isfinite(size) & (size == np.trunc(size))):
+            raise ValueError(
+                f"size={size!r} has non-integral values; TensorFlow truncates them to "
+                f"{np.trunc(size).tolist()!r}, jax_resize refuses: pass the integers meant."
+            )
+        size = size.astype(np.int64)
+    wrong_type = TypeError if kernel else ValueError
+    if isinstance(size, (str, bytes)):
+        raise wrong_type(f"size={size!r}: size must be (new_height, new_width), two ints.")
+    try:
+        entries = list(size)
+    except TypeError:
+        raise ValueError(f"size={size!r}: size must be a 1-D sequence of 2 elements: new_height, new_width.") from None
+    if len(entries) != 2 or any(np.ndim(e) != 0 for e in entries):
+        raise ValueError(f"size={size!r}: size must be a 1-D sequence of 2 elements: new_height, new_width.")
+    if any(e is None for e in entries):
+        raise ValueError(f"size={size!r}: size must be two ints; None is not a length.")
+    for e in entries:
+        if isinstance(e, (bool, np.bool_)) or not isinstance(e, numbers.Integral):
+            raise wrong_type(f"size={size!r}: size must be two ints (an int32 tensor); {e!r} is not an int.")
+    return _positive_size(tuple(int(e) for e in entries))
+
+
+def _positive_size(size) -> tuple[int, int]:
+    if min(size) < 1:
+        raise ValueError(f"size={tuple(size)!r}: output dimensions must be positive (TensorFlow refuses {tuple(size)!r}).")
+    return size
+
+
 def _aspect_size(in_hw, size):
     """TF's preserve_aspect_ratio: ``round(min(new_h / h, new_w / w) * (h, w))`` in float32."""
     with np.errstate(over="ignore"):  # sizes beyond float32 (or float) become inf
@@ -320,6 +367,12 @@ def _resize_with(images, size, hw, in_hw, method: str, **options) -> jax.Array:
     kept, as TensorFlow's kernels filter those too (gaussian and mitchellcubic blur it); only
     records that are exact copies are skipped."""
     shape = list(np.shape(images))
+    _positive_size(size)  # preserve_aspect_ratio may round a length to 0
+    if min(in_hw) < 1 or shape[-1] < 1:  # TensorFlow's kernels refuse both
+        raise ValueError(
+            f"images of shape {tuple(shape)}: TensorFlow's resize needs an image of non-zero size "
+            "and at least one channel."
+        )
     for axis, n in zip(hw, size):
         shape[axis] = n
     _frontend.output_size(shape, "size")
@@ -353,7 +406,7 @@ def tf_resize(
     Args:
       images: ``[N, H, W, C]`` or ``[H, W, C]``: integers, float16, bfloat16, float32, float64
         (any dtype for ``nearest``).
-      size: ``(new_height, new_width)``, static ints >= 0.
+      size: ``(new_height, new_width)``, static ints >= 1 (:func:`tf_size`).
       method: ``"bilinear"`` (default), ``"nearest"``, ``"bicubic"``, ``"area"``, ``"lanczos3"``,
         ``"lanczos5"``, ``"gaussian"``, ``"mitchellcubic"`` (``tf.image.ResizeMethod`` values).
       preserve_aspect_ratio: fit inside ``size`` keeping the aspect ratio:
@@ -365,8 +418,9 @@ def tf_resize(
       ``nearest`` keeps the input dtype (as TF).
 
     Raises:
-      ValueError: rank not 3 or 4, bad ``size``, unknown ``method``.
-      TypeError: a complex or bool input with a filtered method.
+      ValueError: rank not 3 or 4, bad ``size`` (not two ints >= 1, :func:`tf_size`), an image
+        with no pixels or no channels (TensorFlow refuses both), unknown ``method``.
+      TypeError: a complex or bool input with a filtered method, a traced ``size``.
 
     Example:
       >>> import numpy as np
@@ -380,9 +434,9 @@ def tf_resize(
     resize_nearest_neighbor_op.cc, scale_and_translate_op.cc, sampling_kernels.h).
     """
     method = _v.choice("method", method, TF_METHODS)
-    antialias = _v.flag("antialias", antialias)
+    antialias = _v.boolean("antialias", antialias)
     hw, in_hw = _image_axes(images)
-    size = _v.shape_tuple("size", size, 2)
+    size = tf_size(size)
     if preserve_aspect_ratio:
         size = _aspect_size(in_hw, size)
     return _resize_with(images, size, hw, in_hw, method, antialias=antialias)
@@ -405,8 +459,8 @@ def _v1_method(method) -> str:
 
 
 def _geometry(align_corners, half_pixel_centers) -> dict:
-    align_corners = _v.flag("align_corners", align_corners)
-    half_pixel_centers = _v.flag("half_pixel_centers", half_pixel_centers)
+    align_corners = _v.boolean("align_corners", align_corners)
+    half_pixel_centers = _v.boolean("half_pixel_centers", half_pixel_centers)
     if align_corners and half_pixel_centers:
         raise ValueError(
             "align_corners=True and half_pixel_centers=True cannot be combined (TensorFlow: if "
@@ -429,7 +483,7 @@ def tf_resize_v1(
 
     Args:
       images: ``[N, H, W, C]`` or ``[H, W, C]``, real dtypes (any dtype for nearest).
-      size: ``(new_height, new_width)``, static ints >= 0.
+      size: ``(new_height, new_width)``, static ints >= 1 (:func:`tf_size`).
       method: ``tf.compat.v1.image.ResizeMethod``: 0 / ``"bilinear"`` (default), 1 /
         ``"nearest"``, 2 / ``"bicubic"``, 3 / ``"area"``.
       align_corners: align the centres of the corner pixels (``scale = (in - 1) / (out - 1)``).
@@ -440,8 +494,10 @@ def tf_resize_v1(
       when the size is unchanged.
 
     Raises:
-      ValueError: rank not 3 or 4, bad ``size``, unknown ``method``, non-boolean flags.
-      TypeError: a complex or bool input with a filtered method.
+      ValueError: rank not 3 or 4, bad ``size`` (not two ints >= 1, :func:`tf_size`), an image
+        with no pixels or no channels (TensorFlow refuses both), unknown ``method``, non-boolean
+        flags.
+      TypeError: a complex or bool input with a filtered method, a traced ``size``.
 
     Example:
       >>> import numpy as np
@@ -454,9 +510,9 @@ def tf_resize_v1(
     :func:`tf_resize_area`.
     """
     method = _v1_method(method)
-    align_corners = _v.flag("align_corners", align_corners)
+    align_corners = _v.boolean("align_corners", align_corners)
     hw, in_hw = _image_axes(images)
-    size = _v.shape_tuple("size", size, 2)
+    size = tf_size(size)
     if preserve_aspect_ratio:
         size = _aspect_size(in_hw, size)
     if size == in_hw:
@@ -466,7 +522,7 @@ def tf_resize_v1(
 
 def _v1_kernel(method: str, images, size, geometry: dict) -> jax.Array:
     hw, in_hw = _image_axes(images, ranks=(4,))
-    size = _v.shape_tuple("size", size, 2)
+    size = tf_size(size, kernel=True)
     return _resize_with(images, size, hw, in_hw, method, **geometry)
 
 
@@ -482,7 +538,7 @@ def tf_resize_bilinear(
 
     Args:
       images: ``[N, H, W, C]``, real dtypes.
-      size: ``(new_height, new_width)``, static ints >= 0.
+      size: ``(new_height, new_width)``, static ints >= 1 (:func:`tf_size`).
       align_corners: align the corner pixels' centres.
       half_pixel_centers: half-pixel coordinates (TF2's default; not with ``align_corners``).
 
@@ -490,8 +546,9 @@ def tf_resize_bilinear(
       ``[N, new_h, new_w, C]`` float32.
 
     Raises:
-      ValueError: rank not 4, bad ``size``, both ``align_corners`` and ``half_pixel_centers``.
-      TypeError: a complex or bool input.
+      ValueError: rank not 4, bad ``size`` (not two entries, or < 1), an image with no pixels or
+        no channels, both ``align_corners`` and ``half_pixel_centers``.
+      TypeError: a complex or bool input, ``size`` entries that are not ints (as TensorFlow).
 
     Example:
       >>> import numpy as np
@@ -518,7 +575,7 @@ def tf_resize_bicubic(
 
     Args:
       images: ``[N, H, W, C]``, real dtypes.
-      size: ``(new_height, new_width)``, static ints >= 0.
+      size: ``(new_height, new_width)``, static ints >= 1 (:func:`tf_size`).
       align_corners: align the corner pixels' centres.
       half_pixel_centers: half-pixel coordinates (not with ``align_corners``).
 
@@ -526,8 +583,9 @@ def tf_resize_bicubic(
       ``[N, new_h, new_w, C]`` float32.
 
     Raises:
-      ValueError: rank not 4, bad ``size``, both ``align_corners`` and ``half_pixel_centers``.
-      TypeError: a complex or bool input.
+      ValueError: rank not 4, bad ``size`` (not two entries, or < 1), an image with no pixels or
+        no channels, both ``align_corners`` and ``half_pixel_centers``.
+      TypeError: a complex or bool input, ``size`` entries that are not ints (as TensorFlow).
 
     Example:
       >>> import numpy as np
@@ -550,7 +608,7 @@ def tf_resize_nearest_neighbor(
 
     Args:
       images: ``[N, H, W, C]``, any dtype.
-      size: ``(new_height, new_width)``, static ints >= 0.
+      size: ``(new_height, new_width)``, static ints >= 1 (:func:`tf_size`).
       align_corners: align the corner pixels' centres.
       half_pixel_centers: half-pixel coordinates (not with ``align_corners``).
 
@@ -558,7 +616,9 @@ def tf_resize_nearest_neighbor(
       ``[N, new_h, new_w, C]``, ``images``' dtype.
 
     Raises:
-      ValueError: rank not 4, bad ``size``, both ``align_corners`` and ``half_pixel_centers``.
+      ValueError: rank not 4, bad ``size`` (not two entries, or < 1), an image with no pixels or
+        no channels, both ``align_corners`` and ``half_pixel_centers``.
+      TypeError: ``size`` entries that are not ints (as TensorFlow), a traced ``size``.
 
     Example:
       >>> import numpy as np
@@ -581,15 +641,16 @@ def tf_resize_area(images: ArrayLike, size, align_corners: bool = False) -> jax.
 
     Args:
       images: ``[N, H, W, C]``, real dtypes.
-      size: ``(new_height, new_width)``, static ints >= 0.
+      size: ``(new_height, new_width)``, static ints >= 1 (:func:`tf_size`).
       align_corners: use ``scale = (in - 1) / (out - 1)``.
 
     Returns:
       ``[N, new_h, new_w, C]`` float32.
 
     Raises:
-      ValueError: rank not 4, bad ``size``.
-      TypeError: a complex or bool input.
+      ValueError: rank not 4, bad ``size`` (not two entries, or < 1), an image with no pixels or
+        no channels.
+      TypeError: a complex or bool input, ``size`` entries that are not ints (as TensorFlow).
 
     Example:
       >>> import numpy as np
@@ -599,4 +660,4 @@ def tf_resize_area(images: ArrayLike, size, align_corners: bool = False) -> jax.
 
     Source: TensorFlow 2.21 ``core/kernels/image/resize_area_op.cc``.
     """
-    return _v1_kernel("area", images, size, dict(align_corners=_v.flag("align_corners", align_corners)))
+    return _v1_kernel("area", images, size, dict(align_corners=_v.boolean("align_corners", align_corners)))

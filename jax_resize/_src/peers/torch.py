@@ -312,7 +312,7 @@ def torch_interpolate(
         ``antialias`` where PyTorch refuses them, a mode with the wrong rank (PyTorch:
         NotImplementedError).
       TypeError: traced ``size``/``scale_factor``, non-integer sizes, dtypes PyTorch does not
-        implement for the mode.
+        implement for the mode, an ``align_corners`` that is not a bool (as PyTorch).
 
     Example:
       >>> import numpy as np
@@ -335,7 +335,7 @@ def torch_interpolate(
                 "interpolating modes: linear | bilinear | bicubic | trilinear"
             )
     else:
-        align_corners = _v.flag("align_corners", False if align_corners is None else align_corners)
+        align_corners = _v.boolean("align_corners", align_corners)  # torch: a bool or None
     if recompute_scale_factor is not None:
         recompute_scale_factor = _v.flag("recompute_scale_factor", recompute_scale_factor)
     x, dtype = _frontend.prologue(
