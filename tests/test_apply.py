@@ -19,7 +19,7 @@ from jax.test_util import check_grads
 
 import jax_resize
 import jax_resize.compat
-from jax_resize import onnx_resize, resize
+from jax_resize import compat, onnx_resize, resize
 from jax_resize._src.execution import apply as _apply
 from jax_resize._src.execution import decide as _decide
 from jax_resize._src.execution.tuning import HOST, TUNING
@@ -217,10 +217,10 @@ HALF_CALLS = {
     "crop_and_resize nearest": lambda v: jax_resize.crop_and_resize(
         v.transpose(0, 2, 3, 1), jnp.array([[0.1, 0.1, 0.9, 0.8], [0, 0, 1, 1]]), jnp.array([0, 1]), (17, 19), "nearest"
     ),
-    "torch nearest-exact": lambda v: jax_resize.compat.torch_interpolate(v, scale_factor=(3, 2.5), mode="nearest-exact"),
-    "torch area": lambda v: jax_resize.compat.torch_interpolate(v, size=(5, 4), mode="area"),
-    "tf nearest": lambda v: jax_resize.compat.tf_resize(v.transpose(0, 2, 3, 1), (30, 7), "nearest"),
-    "cv2 nearest": lambda v: jax_resize.compat.cv2_resize(v[0, 0], (30, 7), interpolation=jax_resize.compat.INTER_NEAREST),
+    "torch nearest-exact": lambda v: compat.torch_interpolate(v, scale_factor=(3, 2.5), mode="nearest-exact"),
+    "torch area": lambda v: compat.torch_interpolate(v, size=(5, 4), mode="area"),
+    "tf nearest": lambda v: compat.tf_resize(v.transpose(0, 2, 3, 1), (30, 7), "nearest"),
+    "cv2 nearest": lambda v: compat.cv2_resize(v[0, 0], (30, 7), interpolation=compat.INTER_NEAREST),
 }
 
 

@@ -179,7 +179,7 @@ def test_readme_rows():
         f"RGBA **{n['RGBA']} / {n['RGBA']}**, LA **{n['LA']} / {n['LA']}**, L **{n['L']} / {n['L']}**, "
         f"RGB **{n['RGB']} / {n['RGB']}** bit exact; with `jax_enable_x64` I;16 **{n['I;16']} / {n['I;16']}**, "
         f"I **{n['I']} / {n['I']}**, F **{n['F']} / {n['F']}** bit exact (without: F within {f_bound}, "
-        "I and I;16 within ±1)",
+        "I and I;16 within ±1 below 2¹⁹; bounds below)",
     )
 
 
@@ -298,3 +298,62 @@ def test_arguments_pillow_takes_and_jax_resize_refuses(name):
     assert isinstance(_pillow_answer(kw), np.ndarray)
     with pytest.raises(error, match="box=|size=|resample="):
         compat.pil_resize(_RGB, **kw)
+
+
+# --- the float bounds of modes F and I (issue 45) ----------------------------------------------------
+
+
+def _wide_cases(rng, make, sizes=((13, 11), (5, 4), (9, 17))):
+    """Every filter but NEAREST, down and up: ``(array, size, resample)`` with ``make(rng)`` arrays."""
+    return [(make(rng), size, resample) for resample in FILTERS[1:] for size in sizes]
+
+
+def test_f_subnormals_are_kept_with_x64():
+    """XLA's CPU flushes float32 subnormals in converts; the float64 passes move them bit for bit."""
+    rng = np.random.default_rng(45)
+    cases = _wide_cases(rng, lambda r: (r.standard_normal((8, 10)) * 1e-38).astype(np.float32))
+    cases.append((np.full((6, 7), 1.175494e-38, np.float32), (5, 4), compat.BILINEAR))
+    with jax.enable_x64(True):
+        for a, size, resample in cases:
+            want = _pillow(a, size, resample, None, None)
+            np.testing.assert_array_equal(_ours(a, size, resample, None, None), want)
+    assert np.count_nonzero((np.abs(want) < np.finfo(np.float32).tiny) & (want != 0)) > 0  # subnormal results
+
+
+def test_f_without_x64_flushes_subnormals_and_may_overflow():
+    """The documented limits of float32 sums (README, ``pil_resize``): subnormals become 0, and
+    partial sums past float32's range give inf where Pillow's double sums stay finite."""
+    tiny = np.full((6, 7), 1.175494e-38, np.float32)
+    assert _pillow(tiny, (5, 4), compat.BILINEAR, None, None).all()
+    assert not _ours(tiny, (5, 4), compat.BILINEAR, None, None).any()
+    big = (3.0e38 + np.random.default_rng(1).random((6, 7)) * 3e37).astype(np.float32)
+    want = _pillow(big, (11, 9), compat.BICUBIC, None, None)
+    got = _ours(big, (11, 9), compat.BICUBIC, None, None)
+    assert np.isfinite(want).all() and np.isinf(got).any()
+    with jax.enable_x64(True):
+        np.testing.assert_array_equal(_ours(big, (11, 9), compat.BICUBIC, None, None), want)
+
+
+@pytest.mark.parametrize("bits", [18, 20, 24, 28, 30])
+def test_i_without_x64_within_its_magnitude_bound(bits):
+    """Without x64: within ±1 below 2**19, else within 2 + 2e-7 * max |value| (README); exact with x64."""
+    rng = np.random.default_rng(bits)
+    cases = _wide_cases(rng, lambda r: r.integers(-(2**bits) + 1, 2**bits - 1, (8, 10)).astype(np.int32))
+    bound = 1 if bits < 19 else 2 + 2e-7 * 2**bits
+    for a, size, resample in cases:
+        want = _pillow(a, size, resample, None, None).astype(np.int64)
+        assert np.abs(_ours(a, size, resample, None, None).astype(np.int64) - want).max() <= bound
+        with jax.enable_x64(True):
+            np.testing.assert_array_equal(_ours(a, size, resample, None, None), want)
+
+
+def test_i_results_beyond_int32_saturate():
+    """A filter's overshoot past int32 saturates; Pillow casts the double with C's ``(int)``,
+    undefined beyond the range (x86 gives -2**31), so only those elements may differ."""
+    a = (2**31 - 1 - np.random.default_rng(2).integers(0, 1000, (6, 7))).astype(np.int32)
+    want = _pillow(a, (11, 9), compat.BICUBIC, None, None)
+    with jax.enable_x64(True):
+        got = _ours(a, (11, 9), compat.BICUBIC, None, None)
+    differ = got != want
+    assert np.all(got[differ] == 2**31 - 1)
+    np.testing.assert_array_equal(got[~differ], want[~differ])

@@ -54,3 +54,33 @@ def compute_dtype(dtype) -> np.dtype:
     else:
         wide = x64 and (dtype.itemsize >= 8 if dtype.kind == "f" else dtype.itemsize >= 4)
     return np.dtype(np.float64 if wide else np.float32)
+
+
+# XLA's CPU runs with denormals flushed to zero: a float32 subnormal read by a convert becomes 0,
+# and a float64 value in float32's subnormal range converts to 0. These two conversions move the
+# bits with integer operations instead, exact for every value (Pillow's 'F' mode keeps subnormals).
+_F32_MIN_NORMAL = 2.0**-126
+_F32_SUBNORMAL_UNIT = 2.0**-149  # float32's smallest subnormal: mantissa units below 2**-126
+
+
+def widen_float32(x):
+    """``x`` (float32) as float64, subnormals included (their mantissa times ``2**-149``)."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    bits = lax.bitcast_convert_type(x, jnp.uint32)
+    mantissa = (bits & np.uint32(0x7FFFFF)).astype(jnp.float64) * _F32_SUBNORMAL_UNIT
+    tiny = (bits & np.uint32(0x7F800000)) == 0  # zero or subnormal
+    return jnp.where(tiny, jnp.where(bits >> 31 == 1, -mantissa, mantissa), x.astype(jnp.float64))
+
+
+def narrow_float64(y):
+    """``y`` (float64) rounded to float32 (half to even), results in float32's subnormal range kept."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    magnitude = jnp.abs(y)
+    units = jnp.round(magnitude * (1.0 / _F32_SUBNORMAL_UNIT)).astype(jnp.uint32)  # exact scaling; <= 2**23
+    sign = jnp.where(jnp.signbit(y), np.uint32(0x80000000), np.uint32(0))
+    tiny = lax.bitcast_convert_type(units | sign, jnp.float32)
+    return jnp.where(magnitude < _F32_MIN_NORMAL, tiny, y.astype(jnp.float32))

@@ -384,15 +384,20 @@ def _split_weights(weight: np.ndarray):
 
 def _double_pass(y, axis: int, taps: _records.Taps) -> jax.Array:
     """Pillow's 32-bit pass in float64: ``ss += x[j] * k[j]`` over the taps in order, each product
-    rounded before it is added (``x * high + x * low``, two exact products: no fused multiply-add
-    can skip that rounding). Returns the float64 sums."""
+    rounded before it is added: ``x * high + x * low``, two exact products, for ``|x| < 2**24`` (no
+    fused multiply-add can skip that rounding); ``x * k`` for larger ``'I'`` values, which is
+    Pillow's product wherever XLA does not fuse it into the sum (its CPU does not). Returns the
+    float64 sums."""
     high, low = _split_weights(taps.weight)
-    x = jnp.moveaxis(jnp.asarray(y), axis, 0).astype(jnp.float64)
+    x = jnp.moveaxis(jnp.asarray(y), axis, 0)
+    x = _dtypes.widen_float32(x) if x.dtype == jnp.float32 else x.astype(jnp.float64)  # subnormals kept
     shape = (-1,) + (1,) * (x.ndim - 1)
     total = jnp.zeros((taps.index.shape[0],) + x.shape[1:], jnp.float64)
     for j in range(taps.index.shape[1]):
         v = jnp.take(x, taps.index[:, j], axis=0, mode="clip")
         term = v * high[:, j].reshape(shape) + v * low[:, j].reshape(shape)
+        if taps.weight.size and np.dtype(y.dtype).kind in "iu" and np.dtype(y.dtype).itemsize >= 4:
+            term = jnp.where(jnp.abs(v) < 2.0**24, term, v * jnp.asarray(taps.weight[:, j]).reshape(shape))
         total = total + jnp.where((taps.weight[:, j] != 0).reshape(shape), term, 0.0)
     return jnp.moveaxis(total, 0, axis)
 
@@ -404,7 +409,7 @@ def _mode_pass(y, axis: int, taps: _records.Taps, rule: str, precision, strategy
     if _x64():
         total = _double_pass(y, axis, taps)
         if rule == "F":
-            return total.astype(jnp.float32)
+            return _dtypes.narrow_float64(total)
         return _rounding.to_output(total, y.dtype, "half_away")
     policy = _rounding.FINAL_HALF_EVEN if rule == "F" else INT_POLICY
     return _apply.run(y, [(axis, taps)], precision=precision, strategy=strategy, integer=policy)
@@ -586,8 +591,12 @@ def pil_resize(
       rounded half away from zero. ``'I;16'`` (uint16): the same, clipped to ``[0, 65535]``.
     * ``'F'`` (float32/float64; returns float32): each pass stored as float32.
 
-    ``'F'``, ``'I'`` and ``'I;16'`` are bit exact with ``jax_enable_x64`` (Pillow's double sums);
-    without, float32 (F within ~1e-6 relative, I/I;16 may differ by 1 next to .5 ties). An array
+    ``'F'``, ``'I'`` and ``'I;16'`` are bit exact with ``jax_enable_x64`` (Pillow's double sums,
+    float32 subnormals included), except ``'I'`` results beyond int32, which saturate where
+    Pillow's C cast is undefined (x86 gives ``-2**31``). Without x64 the sums are float32: ``'F'``
+    within ~1e-6 of the largest value, subnormals flushed to 0 (XLA's CPU) and partial sums past
+    3.4e38 overflowing to inf; ``'I'`` within 1 while ``|values| < 2**19``, else within
+    ``2 + 2e-7 * max|value|`` (158 at ``2**30``); ``'I;16'`` within 1. An array
     with no Pillow mode keeps its dtype, channels resampled independently (float32 as ``'F'``,
     int32 as ``'I'``, uint16 as ``'I;16'``, uint8 as ``'L'``, others in their own dtype).
 
@@ -673,11 +682,13 @@ def _resample(resample) -> Resampling:
     if resample is None:
         return BICUBIC
     if isinstance(resample, (bool, np.bool_, float, np.floating)):  # Pillow: "cannot be interpreted as an integer"
-        raise TypeError(f"resample={resample!r} must be an Image.Resampling value (an int), not {type(resample).__name__}.")
+        kind = type(resample).__name__
+        raise TypeError(f"resample={resample!r} must be an Image.Resampling value (an int), not {kind}.")
     if resample in _NOT_REPRODUCED:
         raise ValueError(
-            f"resample={resample!r} is Pillow 13's Resampling.{_NOT_REPRODUCED[int(resample)]} (Magic Kernel Sharp), "
-            "which jax_resize does not reproduce; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, BICUBIC=3, BOX=4, HAMMING=5."
+            f"resample={resample!r} is Pillow 13's Resampling.{_NOT_REPRODUCED[int(resample)]} (Magic Kernel "
+            "Sharp), which jax_resize does not reproduce; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, BICUBIC=3, "
+            "BOX=4, HAMMING=5."
         )
     if resample not in _METHOD:
         raise ValueError(

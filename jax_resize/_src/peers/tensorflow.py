@@ -309,7 +309,7 @@ def tf_size(size, *, kernel: bool = False) -> tuple[int, int]:
 
 def _positive_size(size) -> tuple[int, int]:
     if min(size) < 1:
-        raise ValueError(f"size={tuple(size)!r}: output dimensions must be positive (TensorFlow refuses {tuple(size)!r}).")
+        raise ValueError(f"size={tuple(size)!r}: output dimensions must be positive (TensorFlow refuses 0 and less).")
     return size
 
 
