@@ -698,40 +698,36 @@ def _resample(resample) -> Resampling:
     return Resampling(int(resample))
 
 
-def _size(size) -> tuple[int, int]:
-    """``(width, height)`` as Pillow reads it: a sequence of two ints (``TypeError`` otherwise, as
-    Pillow's "argument 1 must be sequence of length 2"), each > 0 (``ValueError``)."""
-    if _v.is_traced(size):
-        raise TypeError("size must be static because it fixes the output shape; got a traced value.")
+def _entries(name: str, value, length: int, kind: type, what: str) -> tuple:
+    """``value`` as Pillow's argument parser reads it: a static sequence of ``length`` entries of
+    ``kind`` (``numbers.Integral`` or ``numbers.Real``; bools refused), else a ``TypeError`` (its
+    "argument must be sequence of length ..."); ``what`` describes it in the message."""
+    if _v.is_traced(value):
+        raise TypeError(f"{name} must be static because it fixes the weights; got a traced value.")
     try:
-        entries = tuple(size)
+        entries = tuple(value)
     except TypeError:
-        raise TypeError(f"size={size!r} must be (width, height), a sequence of 2 ints.") from None
-    if len(entries) != 2:
-        raise TypeError(f"size={entries!r} must be (width, height), a sequence of length 2, not {len(entries)}.")
+        raise TypeError(f"{name}={value!r} must be {what}.") from None
+    if len(entries) != length:
+        raise TypeError(f"{name}={entries!r} must be {what}: a sequence of length {length}, not {len(entries)}.")
     for e in entries:
-        if isinstance(e, (bool, np.bool_)) or not isinstance(e, numbers.Integral):
-            raise TypeError(f"size={entries!r} must be (width, height), two ints; {e!r} is not an int.")
-    if min(entries) < 1:
-        raise ValueError(f"size={entries!r} must be >= 1 in both dimensions (Pillow: height and width must be > 0).")
-    return int(entries[0]), int(entries[1])
+        if isinstance(e, (bool, np.bool_)) or not isinstance(e, kind):
+            raise TypeError(f"{name}={entries!r} must be {what}; {e!r} is not one.")
+    return entries
+
+
+def _size(size) -> tuple[int, int]:
+    """``(width, height)``: two ints (:func:`_entries`), each > 0 (``ValueError``)."""
+    width, height = _entries("size", size, 2, numbers.Integral, "(width, height), two ints")
+    if min(width, height) < 1:
+        raise ValueError(f"size={size!r} must be >= 1 in both dimensions (Pillow: height and width must be > 0).")
+    return int(width), int(height)
 
 
 def _box(box) -> tuple[float, float, float, float]:
-    """``box`` as Pillow reads it: a sequence of four real numbers (``TypeError`` otherwise, as
-    Pillow's "argument 3 must be sequence of length 4")."""
-    if _v.is_traced(box):
-        raise TypeError("box must be static (it fixes the weights); got a traced value.")
-    try:
-        entries = tuple(box)
-    except TypeError:
-        raise TypeError(f"box={box!r} must be (x0, y0, x1, y1), a sequence of 4 numbers.") from None
-    if len(entries) != 4:
-        raise TypeError(f"box={entries!r} must be (x0, y0, x1, y1), a sequence of length 4, not {len(entries)}.")
-    for e in entries:
-        if isinstance(e, (bool, np.bool_)) or not isinstance(e, numbers.Real):
-            raise TypeError(f"box={entries!r} must be (x0, y0, x1, y1), four real numbers; {e!r} is not one.")
-    return tuple(float(e) for e in entries)  # type: ignore[return-value]
+    """``(x0, y0, x1, y1)``: four real numbers (:func:`_entries`), as floats."""
+    x0, y0, x1, y1 = _entries("box", box, 4, numbers.Real, "(x0, y0, x1, y1), four real numbers")
+    return float(x0), float(y0), float(x1), float(y1)
 
 
 def _resize_box(image, size, resample, box, reducing_gap, mode) -> jax.Array:
