@@ -1348,7 +1348,7 @@ def tf_cases(draw):
 def expect_tf(case):
     (size,), kw, shape = case["args"], case["kwargs"], case["x"]["shape"]
     hw = shape[-3:-1]
-    if not all(is_int(s) and s >= 0 for s in size):
+    if not all(is_int(s) and s >= 1 for s in size):  # TensorFlow: output dimensions must be positive
         return refused(("size",))
     if kw.get("preserve_aspect_ratio"):  # round(min(new_h / h, new_w / w) * (h, w)) in float32
         with np.errstate(over="ignore"):
@@ -1357,6 +1357,8 @@ def expect_tf(case):
         if not all(math.isfinite(s) for s in size):
             return refused(("size",), limit=True)
         size = [int(s) for s in size]
+        if min(size) < 1:  # a length rounded to 0
+            return refused(("size",))
     out = list(shape)
     out[-3:-1] = size
     tolerance = case.get("tolerance", 1e-5)

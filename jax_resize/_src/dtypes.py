@@ -58,9 +58,7 @@ def compute_dtype(dtype) -> np.dtype:
 
 # XLA's CPU runs with denormals flushed to zero: a float32 subnormal read by a convert becomes 0,
 # and a float64 value in float32's subnormal range converts to 0. These two conversions move the
-# bits with integer operations instead, exact for every value (Pillow's 'F' mode keeps subnormals).
-_F32_MIN_NORMAL = 2.0**-126
-_F32_SUBNORMAL_UNIT = 2.0**-149  # float32's smallest subnormal: mantissa units below 2**-126
+# bits with integer operations instead, exact for every value (a peer that keeps subnormals).
 
 
 def widen_float32(x):
@@ -69,7 +67,7 @@ def widen_float32(x):
     from jax import lax
 
     bits = lax.bitcast_convert_type(x, jnp.uint32)
-    mantissa = (bits & np.uint32(0x7FFFFF)).astype(jnp.float64) * _F32_SUBNORMAL_UNIT
+    mantissa = (bits & np.uint32(0x7FFFFF)).astype(jnp.float64) * 2.0**-149  # float32's smallest subnormal
     tiny = (bits & np.uint32(0x7F800000)) == 0  # zero or subnormal
     return jnp.where(tiny, jnp.where(bits >> 31 == 1, -mantissa, mantissa), x.astype(jnp.float64))
 
@@ -80,7 +78,7 @@ def narrow_float64(y):
     from jax import lax
 
     magnitude = jnp.abs(y)
-    units = jnp.round(magnitude * (1.0 / _F32_SUBNORMAL_UNIT)).astype(jnp.uint32)  # exact scaling; <= 2**23
+    units = jnp.round(magnitude * 2.0**149).astype(jnp.uint32)  # exact scaling; at most 2**23
     sign = jnp.where(jnp.signbit(y), np.uint32(0x80000000), np.uint32(0))
     tiny = lax.bitcast_convert_type(units | sign, jnp.float32)
-    return jnp.where(magnitude < _F32_MIN_NORMAL, tiny, y.astype(jnp.float32))
+    return jnp.where(magnitude < 2.0**-126, tiny, y.astype(jnp.float32))  # below float32's smallest normal

@@ -145,11 +145,11 @@ def flag(name: str, value) -> bool:
 
 
 def boolean(name: str, value) -> bool:
-    """A Python option that TensorFlow and torch type as ``bool``: ``True``/``False`` (numpy's
-    too), ``None`` read as ``False`` as they read it.
+    """An option typed ``bool`` by a peer: ``True``/``False`` (numpy's too), ``None`` read as
+    ``False``.
 
     Raises:
-      TypeError: anything else, ints included (their "Expected bool for argument").
+      TypeError: anything else, ints included.
     """
     if value is None or isinstance(value, (bool, np.bool_)):
         return bool(value)

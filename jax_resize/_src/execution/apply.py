@@ -300,9 +300,9 @@ def run(
 
 
 def _without_input(x, ops, dtype: np.dtype, extrapolation_value) -> jax.Array:
-    """The output of an input without elements: zeros (a sum of no terms; Pillow's black image of
-    an empty image), ``extrapolation_value`` in rows flagged ``outside``. No gather or program of an
-    empty axis is built: its indices could point nowhere."""
+    """The output of an input without elements: zeros (a sum of no terms), ``extrapolation_value``
+    in rows flagged ``outside``. No gather or program of an empty axis is built: its indices could
+    point nowhere."""
     shape = list(x.shape)
     for axis, record in ops:
         shape[axis] = record.out_size
