@@ -22,7 +22,8 @@ import jax_resize.compat
 from jax_resize import compat, onnx_resize, resize
 from jax_resize._src.execution import apply as _apply
 from jax_resize._src.execution import decide as _decide
-from jax_resize._src.execution.tuning import HOST, TUNING
+from jax_resize._src.execution.tuning import TUNING
+from jax_resize._src.host import HOST
 
 #: The CPU row's eager compiler options: the key of their compiled application.
 CPU_OPTIONS = TUNING["cpu"].compiler_options

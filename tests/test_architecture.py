@@ -12,6 +12,7 @@ import pytest
 
 SRC = pathlib.Path(__file__).resolve().parents[1] / "jax_resize" / "_src"
 CORE = [
+    "host",
     "coordinates",
     "kernels",
     "records",
@@ -149,3 +150,10 @@ def _prose_lines(path) -> tuple[int, int]:
 def test_comments_and_docstrings_are_at_most_30_percent():
     prose, total = map(sum, zip(*(_prose_lines(p) for p in PACKAGE.rglob("*.py"))))
     assert prose <= 0.30 * total, f"{prose} of {total} non-blank lines ({prose / total:.1%})"
+
+
+def test_the_weights_layer_imports_nothing_from_execution():
+    """Layer 2 reads its host limits from ``host.py``, below the execution layer (issue 46)."""
+    for module in ("coordinates", "kernels", "records", "weights", "host"):
+        text = (SRC / f"{module}.py").read_text()
+        assert "execution" not in re.findall(r"^from \.+(\w+)|^import (\w+)", text, re.M).__repr__(), module

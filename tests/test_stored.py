@@ -16,7 +16,7 @@ import pytest
 from conftest import load_photo, run_capped
 
 from jax_resize._src.execution import stored
-from jax_resize._src.execution.tuning import HOST
+from jax_resize._src.host import HOST
 
 
 @pytest.fixture

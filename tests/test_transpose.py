@@ -9,7 +9,7 @@ import pytest
 
 from jax_resize import resize
 from jax_resize._src.execution import transpose as _transpose
-from jax_resize._src.execution.tuning import HOST
+from jax_resize._src.host import HOST
 
 RNG = np.random.default_rng(5)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .execution.tuning import HOST
+from .host import HOST
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -34,7 +34,7 @@ from . import coordinates as _coordinates
 from . import kernels as _kernels
 from . import records as _records
 from . import validation as _v
-from .execution.tuning import HOST
+from .host import HOST
 
 # --- nearest ---------------------------------------------------------------------------------------
 

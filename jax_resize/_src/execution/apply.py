@@ -42,11 +42,12 @@ from .. import dtypes as _dtypes
 from .. import records as _records
 from .. import rounding as _rounding
 from .. import validation as _v
+from ..host import HOST
 from . import buckets as _buckets
 from . import decide as _decide
 from . import stored as _stored
 from . import strategies as _strategies
-from .tuning import HOST, Tuning, tuning_for
+from .tuning import Tuning, tuning_for
 
 
 def _apply(

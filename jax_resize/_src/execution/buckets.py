@@ -20,8 +20,9 @@ import jax
 import numpy as np
 
 from .. import records as _records
+from ..host import HOST
 from . import decide as _decide
-from .tuning import HOST, Tuning
+from .tuning import Tuning
 
 _EXACT = contextvars.ContextVar("jax_resize_exact_shapes", default=False)
 

@@ -15,7 +15,8 @@ import os
 import numpy as np
 
 from .. import records as _records
-from .tuning import HOST, Tuning
+from ..host import HOST
+from .tuning import Tuning
 
 #: What a requested strategy tries, in order; ``"auto"`` comes from the tuning row.
 REQUESTED = {"dense": ("dense",), "banded": ("banded",), "polyphase": ("polyphase", "banded")}

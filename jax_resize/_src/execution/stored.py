@@ -27,7 +27,7 @@ import jax
 import jaxlib
 import numpy as np
 
-from .tuning import HOST
+from ..host import HOST
 
 try:
     from jax.experimental import serialize_executable as _serialize

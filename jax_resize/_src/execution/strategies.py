@@ -29,13 +29,14 @@ import numpy as np
 from jax import lax
 
 from .. import records as _records
+from ..host import HOST
 from . import banded as _banded
 from . import decide as _decide
 from . import polyphase as _polyphase
 from . import transpose as _transpose
 from .chain import Chain
 from .primitive import linear_map
-from .tuning import HOST, Tuning, tuning_for
+from .tuning import Tuning, tuning_for
 
 
 def _static(**kw):

@@ -2,9 +2,10 @@
 
 Contract: :data:`TUNING` maps a backend (``"cpu"``, ``"gpu"``, ``"tpu"``) to a :class:`Tuning`;
 :func:`tuning_for` resolves a jax backend name to its row. :mod:`.decide` reads these rows and
-nothing else reads a threshold. :data:`HOST` holds the host-side limits (weights, plans, caches),
-which do not depend on the device. Each field says what it bounds and why; the measurements that
-set it are in ``benchmarks/RESULTS.md`` under the section named in its comment.
+nothing else reads a threshold. The host-side limits, which do not depend on the device, are
+``host.HOST`` (below this layer: the weights layer reads them too). Each field says what
+it bounds and why; the measurements that set it are in ``benchmarks/RESULTS.md`` under the
+section named in its comment.
 
 A value not measured on a backend is listed in that row's ``not_measured``; such rows never turn
 on a CPU-only form (row loops, row blocks, the fused two-axis decimation, CPU compiler options).
@@ -121,39 +122,6 @@ class Tuning:
     compiler_options: tuple[tuple[str, object], ...] = ()
 
 
-@dataclasses.dataclass(frozen=True)
-class Host:
-    """Host-side limits, the same on every backend."""
-
-    #: Largest dense weight matrix built (entries; 128 MiB of float64).
-    max_dense_elements: int = 1 << 24
-    #: From this many taps (``out * k``) a band's transposed taps are built only when a gradient
-    #: asks (extreme shrinks plan faster). RESULTS.md "Extreme shrinks".
-    lazy_transpose_taps: int = 1 << 20
-    #: Inside a caller's trace, plan arrays of at least this many bytes are read by a host
-    #: callback instead of becoming program constants (lowering time grows with their bytes).
-    fetch_min_bytes: int = 1 << 20
-    #: Plans kept for constant records (least recently used dropped first).
-    plan_cache_size: int = 128
-    #: Records kept by each memoised record builder (least recently used dropped first).
-    record_cache_size: int = 256
-    #: Host filter taps are built this many output rows at a time (bounds the temporaries).
-    chunk_rows: int = 1 << 16
-    #: Host windows wider than this many taps are evaluated straight onto their band and kept as a
-    #: shared band (applied in a loop, never expanded).
-    wide_window: int = 64
-    #: Wide windows are evaluated a tile of this many weights at a time (cache-sized temporaries:
-    #: a 10**7-weight band costs a few passes over memory, not dozens).
-    tile_elements: int = 1 << 14
-    #: Call signatures counted for ``exact_after``; taps widths kept per bucket.
-    bucket_memory: int = 4096
-    #: Bucketed programs kept on disk by ``stored.py`` (least recently used removed first).
-    stored_programs: int = 512
-    #: Axes with at least this many outputs evaluate their kernel once per class of rows that see
-    #: the same distances (a rational ratio repeats a few phases: 2**20 -> 2**22 has 4).
-    class_min_rows: int = 16
-
-
 _CPU_ONLY = (
     "row_loop_min_taps",
     "row_loop_min_run",
@@ -205,8 +173,6 @@ TUNING: dict[str, Tuning] = {
         bucket_ratio=None,
     ),
 }
-
-HOST = Host()
 
 
 def tuning_for(backend: str | None) -> Tuning:
