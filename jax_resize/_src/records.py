@@ -195,6 +195,20 @@ def taps_to_matrix(index, weight, in_size: int, *, xp=np):
     return xp.zeros((out, in_size), dtype=weight.dtype).at[rows, index].add(weight)
 
 
+def matrix_band(index, weight) -> tuple[np.ndarray, np.ndarray]:
+    """The nonzero band of :func:`taps_to_matrix`'s rows: ``(start [out] int32, band [out, width]
+    float64)`` with ``W[o, start[o] + j] = band[o, j]``; the entries are the matrix's own (the
+    same float64 sums in the same order), ``width`` the widest row's span of taps."""
+    index = np.asarray(index)
+    if index.size == 0:
+        return np.zeros(index.shape[0], np.int32), np.zeros((index.shape[0], 1))
+    start = index.min(axis=1).astype(np.int32)
+    offset = index - start[:, None]
+    band = np.zeros((index.shape[0], int(offset.max()) + 1))
+    np.add.at(band, (np.broadcast_to(np.arange(index.shape[0])[:, None], index.shape), offset), weight)
+    return start, band
+
+
 def record_matrix(record: Record) -> np.ndarray:
     """The dense ``[out, in]`` float64 matrix of a host record (one-hot rows for a gather); rows
     flagged ``outside`` are zero."""

@@ -30,8 +30,7 @@ from __future__ import annotations
 
 import collections
 import functools
-from collections.abc import Callable, Sequence
-from typing import cast
+from collections.abc import Sequence
 
 import jax
 import jax.numpy as jnp
@@ -47,7 +46,7 @@ from . import buckets as _buckets
 from . import decide as _decide
 from . import stored as _stored
 from . import strategies as _strategies
-from .tuning import Tuning, tuning_for
+from .tuning import TUNING, Tuning, tuning_for
 
 
 def _apply(
@@ -258,8 +257,10 @@ def run(
       local_nonfinite: NaN/Inf reach only the outputs that weight them (default); ``False``:
         dense contractions are plain matmuls (a NaN spreads along its row and column, as in
         ``jax.image``) — cheaper under ``vmap``.
-      backend: the tuning row to plan with (default: ``jax.default_backend()``'s); the program
-        still runs on the default device.
+      backend: the tuning row to plan with; the program still runs where ``x`` is. Default: an
+        eager call plans with the row of the platform ``x`` lives on; inside a caller's trace the
+        program holds one branch per row (``lax.platform_dependent``) and XLA keeps the one of
+        the platform it compiles for (``jax.export`` for several platforms: each runs its own).
 
     Returns:
       The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
@@ -267,37 +268,59 @@ def run(
       ``outside``), on every call.
     """
     strategy = _v.choice("strategy", strategy, _decide.STRATEGY_NAMES)
-    tuning = tuning_for(jax.default_backend() if backend is None else backend)
     dtype = np.dtype(dtype or x.dtype)
     if not ops:
         return x.astype(dtype)
     if x.size == 0:  # no input value to read (a front end allows it only where its peer does)
         return _without_input(x, ops, dtype, extrapolation_value)
-    if dtype.kind in "iu" and integer.passes:
-        ops = list(ops)
-    else:
-        ops = _decide.pass_order(ops, x.shape, tuning, dense=_decide.dense_order(strategy, tuning))
-    if not isinstance(x, jax.core.Tracer):  # an eager call: a bucketed program while its shape is new
-        options = (strategy, dtype.str, integer, float(extrapolation_value), str(precision), local_nonfinite)
-        found = _buckets.bucketed(x, ops, strategy, options, tuning)
-        if found is not None:
-            (x, ops), strategy = found, "bucketed"
-    plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
-    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
-        plans, application = _fetched(plans.host), cast(Callable, apply)
-    else:
-        plans, application = plans.device(), functools.partial(_eager, stored=strategy == "bucketed")
-    return application(
-        x,
-        plans,
+    static = dict(
         extrapolation_value=float(extrapolation_value),
         precision=precision,
         integer=integer,
-        fixed_shifts=shifts,
-        tuning=tuning,
         dtype=None if dtype == x.dtype else dtype,
         local_nonfinite=local_nonfinite,
     )
+    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
+        if backend is not None:
+            return _traced(x, ops, strategy, dtype, tuning_for(backend), static)
+        # one branch per platform: XLA lowers only the row of the platform it compiles for
+        branches = {
+            row: functools.partial(_traced, ops=ops, strategy=strategy, dtype=dtype, tuning=TUNING[row], static=static)
+            for row in TUNING
+        }
+        return lax.platform_dependent(x, cpu=branches["cpu"], tpu=branches["tpu"], default=branches["gpu"])
+    tuning = tuning_for(_platform(x) if backend is None else backend)
+    ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)
+    # an eager call: a bucketed program while its shape is new
+    options = (strategy, dtype.str, integer, float(extrapolation_value), str(precision), local_nonfinite)
+    found = _buckets.bucketed(x, ops, strategy, options, tuning)
+    if found is not None:
+        (x, ops), strategy = found, "bucketed"
+    plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
+    return _eager(x, plans.device(), stored=strategy == "bucketed", fixed_shifts=shifts, tuning=tuning, **static)
+
+
+def _platform(x) -> str:
+    """The platform of a concrete array's devices (the default backend's where it has none)."""
+    devices = getattr(x, "devices", None)
+    try:
+        return next(iter(devices())).platform if devices is not None else jax.default_backend()
+    except (StopIteration, RuntimeError):
+        return jax.default_backend()
+
+
+def _ordered(ops, shape, strategy, dtype, integer, tuning):
+    """The pass order: as given under a per-pass integer policy, else :func:`.decide.pass_order`."""
+    if dtype.kind in "iu" and integer.passes:
+        return list(ops)
+    return _decide.pass_order(ops, shape, tuning, dense=_decide.dense_order(strategy, tuning))
+
+
+def _traced(x, ops, strategy, dtype, tuning, static):
+    """The application inside a caller's trace, planned with ``tuning``'s row."""
+    ops = _ordered(ops, x.shape, strategy, dtype, static["integer"], tuning)
+    plans, shifts = _plans(tuple(ops), strategy, dtype, static["integer"], tuning)
+    return apply(x, _fetched(plans.host), fixed_shifts=shifts, tuning=tuning, **static)
 
 
 def _without_input(x, ops, dtype: np.dtype, extrapolation_value) -> jax.Array:

@@ -158,11 +158,14 @@ register(Strategy("gather", lambda record, tuning: isinstance(record, _records.G
 @jax.tree_util.register_dataclass
 @dataclasses.dataclass(frozen=True)
 class DensePlan(Capabilities):
-    """``out = W @ x`` along ``axis``; ``matrix`` ``[out, in]``, or taps folded on the device."""
+    """``out = W @ x`` along ``axis``. ``W`` ``[out, in]`` is built on the device: from its band
+    (``start [out]``, ``band [out, width]``: ``W[o, start[o] + j] = band[o, j]``, the host matrix's
+    entries, so the plan holds outputs x width values, never outputs x inputs), or from traced taps."""
 
     axis: int = _static()
     in_size: int = _static()
-    matrix: Any = None
+    start: Any = None
+    band: Any = None
     index: Any = None
     weight: Any = None
     outside: Any = None
@@ -176,9 +179,18 @@ def _dense_eligible(record, tuning):
 
 def _prepare_dense(axis, record, cdtype, tuning):
     if record.constant:
-        matrix = _records.taps_to_matrix(record.index, record.weight, record.in_size).astype(cdtype)
-        return DensePlan(axis, record.in_size, matrix=matrix, outside=record.outside)
+        start, band = _records.matrix_band(record.index, record.weight)
+        return DensePlan(axis, record.in_size, start=start, band=band.astype(cdtype), outside=record.outside)
     return DensePlan(axis, record.in_size, index=record.index, weight=record.weight, outside=record.outside)
+
+
+def _band_matrix(start, band, in_size: int):
+    """``W [out, in_size]`` of a band: an iota comparison and a gather XLA fuses (exact: each entry
+    is one band value or 0)."""
+    width = band.shape[1]
+    j = jnp.arange(in_size, dtype=start.dtype)[None, :] - start[:, None]
+    inside = (j >= 0) & (j < width)
+    return jnp.where(inside, jnp.take_along_axis(band, jnp.clip(j, 0, width - 1), axis=1), 0).astype(band.dtype)
 
 
 def _dot(y, matrix, axis: int, precision):
@@ -207,8 +219,9 @@ def _dot_nonfinite(y, matrix, axis: int, precision):
 
 def _apply_dense(y, plans, precision, nonfinite, tuning):
     (p,) = plans
-    matrix = p.matrix
-    if matrix is None:  # traced taps: fold on the device (differentiable)
+    if p.band is not None:
+        matrix = _band_matrix(p.start, p.band, p.in_size)
+    else:  # traced taps: fold on the device (differentiable)
         matrix = _records.taps_to_matrix(p.index, p.weight, p.in_size, xp=jnp)
     return (_dot_nonfinite if nonfinite else _dot)(y, matrix.astype(y.dtype), p.axis, precision)
 
