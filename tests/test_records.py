@@ -117,3 +117,18 @@ def test_shared_band_matches_the_window_formula_and_expands_on_demand():
     flagged = record.with_outside(np.arange(out_size) == 0)
     assert isinstance(flagged, records.SharedBand) and flagged.outside[0] and not flagged.outside[1:].any()
     assert record.width == record.index.shape[1] and record.out_size == out_size
+
+
+def test_matrix_band_holds_the_matrix_entries():
+    """``matrix_band`` is ``taps_to_matrix``'s nonzero band, entries bit for bit (duplicate taps
+    summed in the same order), outputs x width values instead of outputs x inputs."""
+    rng = np.random.default_rng(46)
+    index = np.clip(rng.integers(-2, 6, (7, 5)) + np.arange(7)[:, None] * 3, 0, 24).astype(np.int32)
+    weight = rng.standard_normal((7, 5))
+    W = records.taps_to_matrix(index, weight, 25)
+    start, band = records.matrix_band(index, weight)
+    assert band.shape == (7, int((index.max(1) - index.min(1)).max()) + 1)
+    rebuilt = np.zeros_like(W)
+    for o in range(7):
+        rebuilt[o, start[o] : start[o] + band.shape[1]] = band[o, : 25 - start[o]]
+    np.testing.assert_array_equal(rebuilt, W)

@@ -29,7 +29,6 @@ respect to ``x`` and to traced weights) work through it.
 from __future__ import annotations
 
 import collections
-import functools
 from collections.abc import Sequence
 
 import jax
@@ -46,7 +45,7 @@ from . import buckets as _buckets
 from . import decide as _decide
 from . import stored as _stored
 from . import strategies as _strategies
-from .tuning import TUNING, Tuning, tuning_for
+from .tuning import Tuning, tuning_for
 
 
 def _apply(
@@ -258,9 +257,9 @@ def run(
         dense contractions are plain matmuls (a NaN spreads along its row and column, as in
         ``jax.image``) — cheaper under ``vmap``.
       backend: the tuning row to plan with; the program still runs where ``x`` is. Default: an
-        eager call plans with the row of the platform ``x`` lives on; inside a caller's trace the
-        program holds one branch per row (``lax.platform_dependent``) and XLA keeps the one of
-        the platform it compiles for (``jax.export`` for several platforms: each runs its own).
+        eager call plans with the row of the platform ``x`` lives on; a caller's trace with the
+        row of ``jax.default_device``'s platform where set, else of the default backend (a
+        program lowered for another platform keeps that row's plan).
 
     Returns:
       The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
@@ -280,15 +279,10 @@ def run(
         dtype=None if dtype == x.dtype else dtype,
         local_nonfinite=local_nonfinite,
     )
-    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
-        if backend is not None:
-            return _traced(x, ops, strategy, dtype, tuning_for(backend), static)
-        # one branch per platform: XLA lowers only the row of the platform it compiles for
-        branches = {
-            row: functools.partial(_traced, ops=ops, strategy=strategy, dtype=dtype, tuning=TUNING[row], static=static)
-            for row in TUNING
-        }
-        return lax.platform_dependent(x, cpu=branches["cpu"], tpu=branches["tpu"], default=branches["gpu"])
+    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad: the default device's row
+        # (one branch per row with lax.platform_dependent measured 15x the trace time under grad:
+        # RESULTS.md "Planning for the lowering platform")
+        return _traced(x, ops, strategy, dtype, tuning_for(backend or _default_platform()), static)
     tuning = tuning_for(_platform(x) if backend is None else backend)
     ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)
     # an eager call: a bucketed program while its shape is new
@@ -298,6 +292,14 @@ def run(
         (x, ops), strategy = found, "bucketed"
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
     return _eager(x, plans.device(), stored=strategy == "bucketed", fixed_shifts=shifts, tuning=tuning, **static)
+
+
+def _default_platform() -> str:
+    """The platform of ``jax.default_device`` where one is set, else the default backend's."""
+    device = jax.config.jax_default_device  # type: ignore[attr-defined]
+    if device is None:
+        return jax.default_backend()
+    return device if isinstance(device, str) else device.platform
 
 
 def _platform(x) -> str:
