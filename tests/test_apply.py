@@ -386,16 +386,17 @@ def test_fixed_point_passes_exact(wild, strategy):
     np.testing.assert_array_equal(got, _fixed_point_oracle(x, ops, bits))
 
 
-def test_large_plans_are_not_constants_of_the_callers_program():
-    # 10**5 -> 100 pil_lanczos: ~6000 taps per output, megabytes of taps; under jit they are read
-    # by a host callback instead of being embedded in the program. Oracle: Pillow itself.
+def test_large_plans_are_opaque_constants_of_the_callers_program():
+    # 10**5 -> 100 pil_lanczos: ~6000 taps per output, megabytes of taps; under jit they are
+    # embedded behind an optimization barrier (no host callback: the program exports), so XLA
+    # neither folds nor specializes on them. Oracle: Pillow itself.
     from PIL import Image
 
     a = np.random.default_rng(3).integers(0, 256, (2, 10**5), dtype=np.uint8)
     want = np.asarray(Image.fromarray(a).resize((100, 2), Image.Resampling.LANCZOS))
     fn = jax.jit(lambda v: resize(v, (2, 100), "pil_lanczos"))
     text = fn.lower(a).as_text()
-    assert len(text) < 200_000, len(text)  # the taps alone are > 2 * HOST.fetch_min_bytes
+    assert "callback" not in text and "optimization_barrier" in text
     assert 100 * 6000 * 4 > 2 * HOST.fetch_min_bytes  # ~6000 taps per output (3 x 1000 each side)
     np.testing.assert_array_equal(np.asarray(fn(a)), want)
     batched = jax.jit(jax.vmap(lambda v: resize(v, (1, 100), "pil_lanczos")))(a[:, None, :])

@@ -341,13 +341,14 @@ def _without_input(x, ops, dtype: np.dtype, extrapolation_value) -> jax.Array:
 
 
 def _fetched(plans):
-    """``plans`` with the concrete arrays :func:`.decide.fetched` names read by a host callback
-    (program constants cost lowering and compile time with their bytes)."""
+    """``plans`` with the concrete arrays :func:`.decide.fetched` names behind an optimization
+    barrier: embedded in the program (it exports), but opaque to XLA, which neither folds them
+    (a shared band's ``table[row_class]`` would become an expanded constant) nor specializes the
+    arithmetic on their values (the program computes as the eager one, whose plans are arguments)."""
 
     def fetch(a, p):
         if isinstance(a, (np.ndarray, jax.Array)) and not isinstance(a, jax.core.Tracer) and _decide.fetched(a, p):
-            host = np.asarray(a)
-            return jax.pure_callback(lambda: host, jax.ShapeDtypeStruct(host.shape, host.dtype))
+            return lax.optimization_barrier(jnp.asarray(a))
         return a
 
     return [jax.tree_util.tree_map(lambda a, p=p: fetch(a, p), p) for p in plans]

@@ -184,9 +184,9 @@ def compiler_options(plans, tuning: Tuning) -> dict | None:
 
 
 def fetched(array, plan) -> bool:
-    """Whether a caller's trace reads a concrete plan array through a host callback instead of a
-    constant: from ``HOST.fetch_min_bytes``, and every array of a plan that asks (a shared band,
-    whose expanded rows XLA would constant-fold at compile time)."""
+    """Whether a caller's trace embeds a concrete plan array behind an optimization barrier rather
+    than as a plain constant: from ``HOST.fetch_min_bytes``, and every array of a plan that asks
+    (a shared band, whose expanded rows XLA would constant-fold at compile time)."""
     return plan.fetch_all or array.nbytes >= HOST.fetch_min_bytes
 
 

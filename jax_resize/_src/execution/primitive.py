@@ -82,18 +82,22 @@ linear_map_p = Primitive("jax_resize_linear_map")
 
 def linear_map(x, forward: Implementation, operands, transpose: Implementation, t_operands):
     """Applies ``forward(x, *operands)``, whose transpose is ``transpose(g, *t_operands)``.
-
-    Both operand lists are constants (no derivative flows to them). Returns ``x`` mapped, in
-    ``x``'s dtype.
+    Both operand lists are constants (no derivative flows to them); ``t_operands`` may instead be
+    a static callable that returns them (built on the host only when a gradient is traced, and
+    embedded in that program). Returns ``x`` mapped, in ``x``'s dtype.
     """
-    return linear_map_p.bind(x, *operands, *t_operands, forward=forward, transpose=transpose, n=len(operands))
+    if callable(t_operands):
+        return linear_map_p.bind(x, *operands, forward=forward, transpose=transpose, n=len(operands), later=t_operands)
+    return linear_map_p.bind(
+        x, *operands, *t_operands, forward=forward, transpose=transpose, n=len(operands), later=None
+    )
 
 
-def _impl(x, *operands, forward, transpose, n):
+def _impl(x, *operands, forward, transpose, n, later):
     return forward(x, *operands[:n])
 
 
-def _abstract_eval(x, *operands, forward, transpose, n):
+def _abstract_eval(x, *operands, forward, transpose, n, later):
     return _core.ShapedArray(forward.out_shape(x.shape, operands[:n]), result_dtype(x.dtype, operands[:n]))
 
 
@@ -106,22 +110,25 @@ def _jvp(primals, tangents, **params):
     return out, linear_map_p.bind(tx, *operands, **params)
 
 
-def _transpose(ct, x, *operands, forward, transpose, n):
+def _transpose(ct, x, *operands, forward, transpose, n, later):
     assert ad.is_undefined_primal(x)
     none = (None,) * len(operands)
     if type(ct) is ad.Zero:
         return (ad.Zero(x.aval), *none)
-    swapped = (*operands[n:], *operands[:n])
-    return (linear_map_p.bind(ct, *swapped, forward=transpose, transpose=forward, n=len(operands) - n), *none)
+    t_operands = list(later()) if later is not None else list(operands[n:])
+    swapped = (*t_operands, *operands[:n])
+    out = linear_map_p.bind(ct, *swapped, forward=transpose, transpose=forward, n=len(t_operands), later=None)
+    return (out, *none)
 
 
-def _batch(args, dims, *, forward, transpose, n):
+def _batch(args, dims, *, forward, transpose, n, later):
     x, *operands = args
     bx, *bops = dims
     if any(d is not None for d in bops):  # the operands are constants; never batched
         raise NotImplementedError("jax_resize_linear_map does not batch over its operands")
     x = jnp.moveaxis(x, bx, 0)
-    return linear_map_p.bind(x, *operands, forward=forward.shifted(1), transpose=transpose.shifted(1), n=n), 0
+    shifted = dict(forward=forward.shifted(1), transpose=transpose.shifted(1), n=n, later=later)
+    return linear_map_p.bind(x, *operands, **shifted), 0
 
 
 linear_map_p.def_impl(_impl)
@@ -132,7 +139,7 @@ batching.primitive_batchers[linear_map_p] = _batch
 mlir.register_lowering(linear_map_p, mlir.lower_fun(_impl, multiple_results=False))
 
 
-def _impl_cpu(x, *operands, forward, transpose, n):
+def _impl_cpu(x, *operands, forward, transpose, n, later):
     return forward.on_cpu(x, *operands[:n])
 
 

@@ -67,8 +67,8 @@ class Capabilities:
     ``fusable`` (may share a pass with neighbouring bands), ``linear`` (one constant linear map:
     may join a chain), ``gathers`` (copies, no arithmetic), ``reads_integers`` (converts integer
     input inside its fused loop), ``matmul`` (a NaN spreads along its row unless masked),
-    ``default_compiler`` (keeps XLA's default options), ``fetch_all`` (every array fetched by host
-    callback inside a caller's trace), ``taps`` (per output; 0: not a band)."""
+    ``default_compiler`` (keeps XLA's default options), ``fetch_all`` (every array kept opaque
+    inside a caller's trace), ``taps`` (per output; 0: not a band)."""
 
     fusable = False
     linear = False
@@ -342,19 +342,21 @@ def _linear_banded(plans, tuning):
     if p.row_class is not None:  # a shared band (never fused)
         forward = _banded.SharedBanded(p.axis, p.masked, tuning)
         transpose = _banded.Banded((p.axis,), None, tuning=tuning)
-        return forward, [p.index, p.row_class, p.weight], transpose, p.lazy_transpose.operands()
+        return forward, [p.index, p.row_class, p.weight], transpose, _transpose.HostOperands([p.lazy_transpose])
     axes = tuple(p.axis for p in plans)
     forward = _banded.Banded(axes, tuple(p.masked for p in plans), p.rows, p.next_taps, tuning)
-    transposed = [
-        p.lazy_transpose.operands() if p.lazy_transpose else (p.transpose_index, p.transpose_weight) for p in plans
-    ]
-    runs = _decide.fused_runs([int(pair[1].shape[1]) for pair in transposed], tuning)
+    transposed = [p.lazy_transpose or (p.transpose_index, p.transpose_weight) for p in plans]
+    widths = [p.lazy_transpose.k_t if p.lazy_transpose else int(p.transpose_weight.shape[1]) for p in plans]
+    runs = _decide.fused_runs(widths, tuning)
     parts = tuple(
         _banded.Banded(tuple(axes[i] for i in run), tuple(plans[i].transpose_masked for i in run), tuning=tuning)
         for run in runs
     )
     transpose = parts[0] if len(parts) == 1 else Chain(parts, tuple(2 * len(run) for run in runs), tuning)
-    return forward, [a for p in plans for a in (p.index, p.weight)], transpose, [a for pair in transposed for a in pair]
+    operands = [a for p in plans for a in (p.index, p.weight)]
+    if any(p.lazy_transpose for p in plans):  # built when a gradient is traced, not by the plan
+        return forward, operands, transpose, _transpose.HostOperands(transposed)
+    return forward, operands, transpose, [a for pair in transposed for a in pair]
 
 
 def _apply_banded(y, plans, precision, nonfinite, tuning):
@@ -467,10 +469,13 @@ def chain(y, passes, tuning: Tuning):
     """Applies consecutive linear passes as one map (:class:`~.chain.Chain`)."""
     parts = [_LINEAR_PARTS[g[0].strategy](g, tuning) for g in passes]
     forward = Chain(tuple(f for f, *_ in parts), tuple(len(ops) for _, ops, _, _ in parts), tuning)
-    transpose = Chain(tuple(t for *_, t, _ in parts[::-1]), tuple(len(t_ops) for *_, t_ops in parts[::-1]), tuning)
+    t_parts = [t_ops for *_, t_ops in parts[::-1]]
+    transpose = Chain(tuple(t for *_, t, _ in parts[::-1]), tuple(len(t_ops) for t_ops in t_parts), tuning)
     operands = [a for _, ops, _, _ in parts for a in ops]
-    t_operands = [a for *_, t_ops in parts[::-1] for a in t_ops]
-    return linear_map(y, forward, operands, transpose, t_operands)
+    if any(callable(t_ops) for t_ops in t_parts):  # a lazy transpose among them: all built later
+        pairs = (t_ops.sources if callable(t_ops) else zip(t_ops[::2], t_ops[1::2]) for t_ops in t_parts)
+        return linear_map(y, forward, operands, transpose, _transpose.HostOperands([s for p in pairs for s in p]))
+    return linear_map(y, forward, operands, transpose, [a for t_ops in t_parts for a in t_ops])
 
 
 def apply_pass(y, plans, precision, nonfinite: bool, tuning: Tuning):

@@ -7,10 +7,12 @@ searches, other taps are sorted. :class:`LazyTranspose` defers that work to the 
 
 from __future__ import annotations
 
-import jax
+import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from .. import records as _records
+from ..host import HOST
 
 
 def transpose_taps(index: np.ndarray, weight: np.ndarray, in_size: int):
@@ -109,11 +111,6 @@ class LazyTranspose:
         self.taps, self.dtype, self.in_size, self.k_t = taps, np.dtype(dtype), in_size, k_t
         self._taps = None
 
-    @property
-    def shapes(self):
-        shape = (self.in_size, self.k_t)
-        return (jax.ShapeDtypeStruct(shape, np.int32), jax.ShapeDtypeStruct(shape, self.dtype))
-
     def __call__(self):
         if self._taps is None:
             taps = _transpose_band(*self.taps(), self.in_size)
@@ -121,6 +118,25 @@ class LazyTranspose:
             self._taps = taps
         return self._taps
 
-    def operands(self):
-        """``(t_index, t_weight)`` as traced values of a host callback (no program constants)."""
-        return jax.pure_callback(self, self.shapes)
+
+class HostOperands:
+    """The transposed operands of a map, as the primitive's static ``later``: built on the host
+    when a gradient is traced (a :class:`LazyTranspose` then builds its taps) and embedded in that
+    program; the lazy ones, and any of ``HOST.fetch_min_bytes`` or more, behind an optimization
+    barrier (XLA does not fold or specialize on them). ``sources``: per pass a
+    :class:`LazyTranspose` or an ``(index, weight)`` pair. Hashes by identity."""
+
+    def __init__(self, sources):
+        self.sources = tuple(sources)
+
+    def __len__(self) -> int:  # two arrays per pass
+        return 2 * len(self.sources)
+
+    def __call__(self):
+        out = []
+        for source in self.sources:
+            lazy = isinstance(source, LazyTranspose)
+            for a in source() if lazy else source:
+                opaque = lazy or np.asarray(a).nbytes >= HOST.fetch_min_bytes
+                out.append(lax.optimization_barrier(jnp.asarray(a)) if opaque else a)
+        return out
