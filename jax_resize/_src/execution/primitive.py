@@ -3,7 +3,8 @@
 Contract: :data:`linear_map_p` (``jax_resize_linear_map``) binds ``x`` with constant operands to a
 hashable :class:`Implementation` of the map and one of its transpose; ``jvp`` applies the map to
 the tangent and ``transpose`` swaps the two, so gradients are the banded contraction with
-host-transposed taps instead of scatter-adds (which XLA runs serially on CPU). ``vmap`` shifts the
+host-transposed taps instead of scatter-adds (which XLA runs serially on CPU). The transpose's
+operands may be a static callable (``later``) instead, called when a gradient is traced. ``vmap`` shifts the
 implementations by a batch axis; on XLA's CPU backend the lowering calls
 :meth:`Implementation.on_cpu`, elsewhere ``__call__``.
 """
