@@ -111,6 +111,12 @@ def test_the_tpu_rows_dense_programs_export_with_bounded_constants(name, monkeyp
     assert "stablehlo.dot_general" in module
     _, shape, _ = CASES[name]
     assert len(module) < 4 * 224 * max(shape)  # the hex of a matrix alone would be 8 characters per entry
+    # contractions at HIGHEST (the default precision of TPU matmuls is bfloat16 passes), no loop
+    # (the CPU row's row loops and blocks are while loops), a bounded program
+    precisions = re.findall(r"stablehlo.dot_general .*precision = \[(\w+), (\w+)\]", module)
+    assert precisions and all(p == ("HIGHEST", "HIGHEST") for p in precisions)
+    assert "stablehlo.while" not in module
+    assert len(re.findall(r"= stablehlo\.\w+", module)) < 300
 
 
 @pytest.mark.parametrize("name", ["onnx cubic aa", "grad", "vmap", "resize_ragged", "torch u8 bicubic", "pil lanczos"])
