@@ -20,8 +20,8 @@ class Host:
     #: asks (extreme shrinks plan faster). RESULTS.md "Extreme shrinks".
     lazy_transpose_taps: int = 1 << 20
     #: Inside a caller's trace, plan arrays of at least this many bytes are embedded behind an
-    #: optimization barrier (opaque to XLA: as the eager program's arguments; 24 MB of taps cost
-    #: 0.3 s of compile time). RESULTS.md "Host callbacks against embedded constants".
+    #: optimization barrier (opaque to XLA, as the eager program's arguments). RESULTS.md "Host
+    #: callbacks against embedded constants".
     fetch_min_bytes: int = 1 << 20
     #: Plans kept for constant records (least recently used dropped first).
     plan_cache_size: int = 128

@@ -280,8 +280,7 @@ def run(
         local_nonfinite=local_nonfinite,
     )
     if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad: the default device's row
-        # (one branch per row with lax.platform_dependent measured 15x the trace time under grad:
-        # RESULTS.md "Planning for the lowering platform")
+        # (why not one branch per row: RESULTS.md "Planning for the lowering platform")
         return _traced(x, ops, strategy, dtype, tuning_for(backend or _default_platform()), static)
     tuning = tuning_for(_platform(x) if backend is None else backend)
     ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)

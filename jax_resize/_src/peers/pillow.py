@@ -596,7 +596,7 @@ def pil_resize(
     Pillow's C cast is undefined (x86 gives ``-2**31``). Without x64 the sums are float32: ``'F'``
     within ~1e-6 of the largest value, subnormals flushed to 0 (XLA's CPU) and partial sums past
     3.4e38 overflowing to inf; ``'I'`` within 1 while ``|values| < 2**19``, else within
-    ``2 + 2e-7 * max|value|`` (158 at ``2**30``); ``'I;16'`` within 1. An array
+    ``2 + 2e-7 * max|value|``; ``'I;16'`` within 1. An array
     with no Pillow mode keeps its dtype, channels resampled independently (float32 as ``'F'``,
     int32 as ``'I'``, uint16 as ``'I;16'``, uint8 as ``'L'``, others in their own dtype).
 
