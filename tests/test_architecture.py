@@ -25,6 +25,7 @@ CORE = [
     "execution/stored",
     "execution/strategies",
     "execution/primitive",
+    "execution/lowered",
     "execution/transpose",
     "execution/banded",
     "execution/polyphase",

@@ -3,11 +3,12 @@
 Everyday programs export for cpu, cuda and tpu without a host callback, also when planned with the
 TPU row (whose dense contractions build their matrices on the device from the taps); the
 serialized artifact for the three platforms, deserialized and run here, equals the jitted call.
-Exported from this CPU for platforms it does not have: lowering needs no device. A trace plans with
-the default device's row (one branch per row cost 15x the trace time: RESULTS.md "Planning for the
-lowering platform").
+Exported from this CPU for platforms it does not have: lowering needs no device. A trace plans
+nothing: each platform's program is planned with its own row when it is lowered
+(``execution/lowered.py``), so one artifact holds each platform's program.
 """
 
+import collections
 import re
 
 import jax
@@ -19,7 +20,6 @@ from jax import export
 import jax_resize
 from jax_resize import compat
 from jax_resize._src.execution import apply as _apply
-from jax_resize._src.execution import tuning
 
 PLATFORMS = {"cpu": "cpu", "cuda": "gpu", "tpu": "tpu"}
 BOXES = jnp.array([[0.1, 0.2, 0.9, 0.7], [0.0, 0.0, 1.0, 1.0]])
@@ -103,10 +103,10 @@ def test_everyday_programs_export_for_every_platform(name):
 
 
 @pytest.mark.parametrize("name", ["12 MP photo -> 224", "1080p photo -> 224", "onnx linear", "lanczos3 4K x0.5"])
-def test_the_tpu_rows_dense_programs_export_with_bounded_constants(name, monkeypatch):
-    """Planned with the TPU row, the matrices (224 x 4000 float32 is 3.5 MB) are built on the device
-    from their bands: the program holds outputs x taps constants, no callback."""
-    monkeypatch.setitem(tuning.TUNING, "cpu", tuning.TUNING["tpu"])
+def test_the_tpu_rows_dense_programs_export_with_bounded_constants(name):
+    """Lowered for the TPU from this CPU process, the program is the TPU row's: its matrices (224 x
+    4000 float32 is 3.5 MB) are built on the device from their bands, the program holds outputs x
+    taps constants, no callback."""
     module = _module(name, "tpu")
     assert "stablehlo.dot_general" in module
     _, shape, _ = CASES[name]
@@ -129,7 +129,47 @@ def test_one_artifact_for_three_platforms_runs_here(name):
     np.testing.assert_array_equal(np.asarray(restored.call(x)), np.asarray(jax.jit(CASES[name][0])(x)))
 
 
-def test_eager_calls_plan_for_their_inputs_platform_and_traces_for_the_default_device():
+def _ops(module: str) -> collections.Counter:
+    return collections.Counter(re.findall(r'= "?(stablehlo\.\w+)', module))
+
+
+@pytest.mark.parametrize("name", ["12 MP photo -> 224", "onnx linear", "grad", "vmap"])
+def test_one_artifact_holds_each_platforms_own_program(name):
+    """Exported for cpu and tpu together, the module holds the program exported for each alone: the
+    TPU's dense contractions and the CPU's loops and gathers, behind JAX's switch on the platform."""
+    both = _ops(_exported(name, ("cpu", "tpu")).mlir_module())
+    cpu, tpu = _ops(_module(name, "cpu")), _ops(_module(name, "tpu"))
+    assert tpu["stablehlo.dot_general"] > 0
+    assert cpu != tpu
+    for op in ("stablehlo.dot_general", "stablehlo.gather", "stablehlo.while"):
+        assert both[op] == cpu[op] + tpu[op], op
+    assert both["stablehlo.case"] >= 1
+
+
+def test_a_trace_plans_nothing_until_it_is_lowered(monkeypatch):
+    """The caller's trace binds the primitive; the plans are made by the lowering, for its platform."""
+    planned = []
+    original = _apply._plans
+    monkeypatch.setattr(_apply, "_plans", lambda *a: planned.append(a[-1].backend) or original(*a))
+    fn, spec = CASES["onnx cubic aa"][0], _spec("onnx cubic aa")
+    jaxpr = jax.make_jaxpr(jax.grad(lambda v: fn(v).sum()))(spec)
+    assert planned == [] and "jax_resize_planned" in str(jaxpr)
+    export.export(jax.jit(fn), platforms=("cpu", "tpu"))(spec)
+    assert sorted(set(planned)) == ["cpu", "tpu"]
+
+
+def test_a_program_lowered_for_the_cpu_keeps_the_cpu_row_whatever_the_default_backend(monkeypatch):
+    """A ``jit`` placed on the CPU in an accelerator's process: planned for the CPU, not for the
+    process's default backend (simulated: this process has only a CPU)."""
+    fn, spec = CASES["12 MP photo -> 224"][0], _spec("12 MP photo -> 224")
+    here = jax.jit(fn).lower(spec).as_text()
+    monkeypatch.setattr(jax, "default_backend", lambda: "tpu")
+    assert jax.jit(fn).lower(spec).as_text() == here
+    cpu, tpu = _ops(here), _ops(_module("12 MP photo -> 224", "tpu"))
+    assert cpu["stablehlo.dot_general"] == 0 < tpu["stablehlo.dot_general"]
+
+
+def test_eager_calls_plan_for_their_inputs_platform_and_traced_geometry_for_the_default_device():
     x = jax.device_put(np.ones((4, 4), np.float32), jax.devices("cpu")[0])
     assert _apply._platform(x) == "cpu"
     assert _apply._platform(np.ones(3)) == jax.default_backend()

@@ -5,7 +5,8 @@ and ``(axis, record)`` pairs (:class:`~..records.Gather` / :class:`~..records.Ta
 :mod:`.decide` for the pass order and each record's strategy with the backend's tuning row
 (:mod:`.tuning`), prepares one plan per axis (:mod:`.strategies`) and calls :data:`apply`, a
 single jitted function of ``x`` and the plans (weights are arguments, not constants: one
-compilation per structure and shapes) that
+compilation per structure and shapes). Inside a caller's trace, constant records are planned when
+the program is lowered, for its platform (:mod:`.lowered`). The application
 
 * applies the passes :func:`.decide.groups` forms, consecutive linear passes as one chain;
 * computes in the compute dtype of :mod:`..dtypes` (complex: real and imaginary parts apart); a
@@ -29,6 +30,7 @@ respect to ``x`` and to traced weights) work through it.
 from __future__ import annotations
 
 import collections
+import dataclasses
 from collections.abc import Sequence
 
 import jax
@@ -43,6 +45,7 @@ from .. import validation as _v
 from ..host import HOST
 from . import buckets as _buckets
 from . import decide as _decide
+from . import lowered as _lowered
 from . import stored as _stored
 from . import strategies as _strategies
 from .tuning import Tuning, tuning_for
@@ -257,9 +260,10 @@ def run(
         dense contractions are plain matmuls (a NaN spreads along its row and column, as in
         ``jax.image``) — cheaper under ``vmap``.
       backend: the tuning row to plan with; the program still runs where ``x`` is. Default: an
-        eager call plans with the row of the platform ``x`` lives on; a caller's trace with the
-        row of ``jax.default_device``'s platform where set, else of the default backend (a
-        program lowered for another platform keeps that row's plan).
+        eager call plans with the row of the platform ``x`` lives on; inside a caller's trace,
+        constant records are planned when the program is lowered, with the row of the platform
+        it is lowered for (:mod:`.lowered`), and traced records now, with the row of
+        ``jax.default_device``'s platform where set, else of the default backend's.
 
     Returns:
       The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
@@ -279,8 +283,11 @@ def run(
         dtype=None if dtype == x.dtype else dtype,
         local_nonfinite=local_nonfinite,
     )
-    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad: the default device's row
-        # (why not one branch per row: RESULTS.md "Planning for the lowering platform")
+    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
+        if all(_constant(record) for _, record in ops):  # planned when lowered, for its platform
+            planned = _Planned(tuple(ops), strategy, dtype, tuple(static.items()), backend)
+            return _lowered.bind(planned, x)[0]
+        # traced geometry (roi, extents, boxes) is planned now: the default device's row
         return _traced(x, ops, strategy, dtype, tuning_for(backend or _default_platform()), static)
     tuning = tuning_for(_platform(x) if backend is None else backend)
     ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)
@@ -324,6 +331,32 @@ def _traced(x, ops, strategy, dtype, tuning, static):
     return apply(x, _fetched(plans.host), fixed_shifts=shifts, tuning=tuning, **static)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Planned(_lowered.Deferred):
+    """:func:`run` of constant records inside a caller's trace, planned with the row of the platform
+    it is lowered for (``backend``: that row on every platform)."""
+
+    ops: tuple
+    strategy: str
+    dtype: np.dtype
+    static: tuple
+    backend: str | None
+
+    def program(self, platform):
+        tuning = tuning_for(self.backend or platform)
+        return lambda x: (_traced(x, self.ops, self.strategy, self.dtype, tuning, dict(self.static)),)
+
+    def __repr__(self):  # a jaxpr prints its parameters: the records' sizes, not their arrays
+        sizes = ", ".join(f"{axis}: {r.in_size}->{r.out_size}" for axis, r in self.ops)
+        return f"planned({{{sizes}}}, {self.strategy}, {self.dtype}, backend={self.backend})"
+
+    def out_avals(self, x):
+        shape = list(x.shape)
+        for axis, record in self.ops:
+            shape[axis] = record.out_size
+        return (jax.core.ShapedArray(tuple(shape), self.dtype),)
+
+
 def _without_input(x, ops, dtype: np.dtype, extrapolation_value) -> jax.Array:
     """The output of an input without elements: zeros (a sum of no terms), ``extrapolation_value``
     in rows flagged ``outside``. No gather or program of an empty axis is built: its indices could
@@ -359,11 +392,10 @@ _PLAN_CACHE: collections.OrderedDict = collections.OrderedDict()
 
 
 def _constant(record) -> bool:
-    return (
-        isinstance(record, _records.Taps)
-        and record.constant
-        or (isinstance(record, _records.Gather) and isinstance(record.index, np.ndarray))
-    )
+    """Whether a record is host data only (no tracer: it can be a static parameter)."""
+    host = isinstance(record, _records.Taps) and record.constant
+    host = host or (isinstance(record, _records.Gather) and isinstance(record.index, np.ndarray))
+    return host and not isinstance(record.outside, jax.core.Tracer)
 
 
 class _Plans:

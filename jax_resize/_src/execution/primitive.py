@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import core as _core
@@ -107,7 +108,7 @@ def _jvp(primals, tangents, **params):
     out = linear_map_p.bind(x, *operands, **params)
     tx = tangents[0]
     if type(tx) is ad.Zero:
-        return out, ad.Zero.from_primal_value(out)
+        return out, ad.Zero(jax.typeof(out).to_tangent_aval())
     return out, linear_map_p.bind(tx, *operands, **params)
 
 
