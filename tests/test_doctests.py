@@ -32,6 +32,7 @@ EXAMPLE_MODULES = [
     "jax_resize._src.resize",
     "jax_resize._src.validation",
     "jax_resize.flax",
+    "jax_resize.grain",
 ]
 
 

@@ -8,11 +8,9 @@ process thus runs the CPU row, and ``jax.export(..., platforms=...)`` holds one 
 platform (JAX emits the switch on the platform index). Outside a trace the operands' platform's
 program runs op by op.
 
-Transformations are recorded, not performed: the JVP binds :class:`Jvp`, a transposition
-:class:`Transpose`, ``vmap`` :class:`Vmap`, each applying ``jax.jvp``, ``jax.linear_transpose``
-or ``jax.vmap`` to the inner program when it is lowered. Derivatives and batches therefore compute
-what the same program traced directly computes (the NaN-aware ``lax.cond`` of a dense plan, the
-float32 derivative of half-precision gathers, complex parts).
+Transformations are recorded (:class:`Jvp`, :class:`Transpose`, :class:`Vmap`) and applied
+(``jax.jvp``, ``jax.linear_transpose``, ``jax.vmap``) to the platform's program when it is
+lowered, so derivatives and batches compute what the program traced directly computes.
 """
 
 from __future__ import annotations

@@ -1,0 +1,234 @@
+"""Grain transforms: resize, crop and letterbox images in an input pipeline, as a framework does.
+
+Needs ``grain`` (``pip install "jax_resize[grain]"``); ``import jax_resize`` does not import it.
+
+Each transform is a frozen, picklable dataclass (a ``grain.transforms.Map`` or ``RandomMap``),
+options keyword-only, acting on an image element ``[H, W]`` / ``[H, W, C]`` (numpy, channels last)
+or with ``key=`` on that entry of a dict element. Pixels follow ``preset``'s library with its method
+names (``"torchvision"``, ``"pillow"``, ``"tf"``, ``"opencv"``, ``"jax"``); dtypes and exactness:
+:func:`jax_resize._src.transforms.resample`. ``output_shape(input_shape)`` gives the output shape.
+
+Example:
+  >>> import grain, numpy as np
+  >>> from jax_resize.grain import CenterCrop, Resize
+  >>> images = [np.zeros((300, 400, 3), np.uint8), np.zeros((500, 375, 3), np.uint8)]
+  >>> ds = grain.MapDataset.source(images).map(Resize(256)).map(CenterCrop(224))
+  >>> [x.shape for x in ds]
+  [(224, 224, 3), (224, 224, 3)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+try:
+    import grain as _grain
+except ImportError as error:  # pragma: no cover - exercised only without grain
+    raise ImportError(
+        'jax_resize.grain needs grain (>= 0.2.18); install it with `pip install "jax_resize[grain]"`.'
+    ) from error
+
+from jax_resize._src import transforms as _t
+from jax_resize._src import validation as _v
+
+__all__ = ["CenterCrop", "RandomResizedCrop", "Resize", "ResizeWithPad"]
+
+
+def _image(element, key: str | None) -> np.ndarray:
+    image = element if key is None else element[key]
+    image = np.asarray(image)
+    if image.ndim not in (2, 3):
+        where = "the element" if key is None else f"element[{key!r}]"
+        raise ValueError(f"{where} must be an image [H, W] or [H, W, C]; got shape {image.shape}.")
+    return image
+
+
+def _replace(element, key: str | None, image: np.ndarray):
+    if key is None:
+        return image
+    return {**element, key: image}
+
+
+def _key(key) -> str | None:
+    if key is not None and not isinstance(key, str):
+        raise TypeError(f"key must be a str (an entry of dict elements) or None; got {key!r}.")
+    return key
+
+
+@dataclasses.dataclass(frozen=True)
+class Resize(_grain.transforms.Map):
+    """Resizes an image as ``torchvision.transforms.v2.Resize(size, max_size=...)`` sizes it.
+
+    Args:
+      size: an int: the shorter edge's length (the longer edge scaled and truncated, as
+        torchvision); ``(height, width)``: exactly that; ``None``: the longer edge becomes
+        ``max_size``.
+      max_size: caps the longer edge (an int ``size`` or ``None`` only), as torchvision.
+      method: the preset library's method name (``"bilinear"`` ...).
+      antialias: filter over the scaled support when shrinking (Pillow always does, OpenCV never:
+        pass ``False`` with ``preset="opencv"``).
+      preset: ``"torchvision"`` (default), ``"pillow"``, ``"tf"``, ``"opencv"``, ``"jax"``.
+      key: the entry of a dict element to resize; ``None``: the element is the image.
+
+    Raises:
+      ValueError / TypeError: when built, for a size, method, preset or flag not allowed; when
+        mapping, for an element that is not an image.
+
+    Source: torchvision ``transforms.v2.Resize`` (sizes); pixels by ``preset``.
+    """
+
+    size: Any
+    _: dataclasses.KW_ONLY
+    max_size: int | None = None
+    method: str = "bilinear"
+    antialias: bool = True
+    preset: str = "torchvision"
+    key: str | None = None
+
+    def __post_init__(self):
+        _t.check_method(self.preset, self.method, self.antialias)
+        _key(self.key)
+        _t.resized_size(1000, 1000, self.size, self.max_size)  # the size's errors, when built
+
+    def output_shape(self, input_shape) -> tuple[int, ...]:
+        """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
+        h, w = _t.resized_size(int(input_shape[0]), int(input_shape[1]), self.size, self.max_size)
+        return (h, w, *tuple(input_shape)[2:])
+
+    def map(self, element):
+        image = _image(element, self.key)
+        size = self.output_shape(image.shape)[:2]
+        out = _t.resample(image, size, method=self.method, antialias=self.antialias, preset=self.preset)
+        return _replace(element, self.key, out)
+
+
+@dataclasses.dataclass(frozen=True)
+class CenterCrop(_grain.transforms.Map):
+    """Crops the centre ``size`` (an int: a square; ``(height, width)``) of an image, padding with
+    zeros where the image is smaller, as ``torchvision.transforms.v2.CenterCrop``. No resampling:
+    the pixels are the image's own.
+
+    Source: torchvision ``transforms.v2.functional.center_crop``.
+    """
+
+    size: Any
+    _: dataclasses.KW_ONLY
+    key: str | None = None
+
+    def __post_init__(self):
+        _t.pair("size", self.size)
+        _key(self.key)
+
+    def output_shape(self, input_shape) -> tuple[int, ...]:
+        """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
+        return (*_t.pair("size", self.size), *tuple(input_shape)[2:])
+
+    def map(self, element):
+        return _replace(element, self.key, _t.center_crop(_image(element, self.key), self.size))
+
+
+@dataclasses.dataclass(frozen=True)
+class RandomResizedCrop(_grain.transforms.RandomMap):
+    """A random box of the image resized to ``size``, as ``torchvision.transforms.v2.RandomResizedCrop``:
+    the box is drawn with torchvision's algorithm from grain's per-element ``rng``
+    (:func:`jax_resize._src.transforms.random_resized_crop_box`); for a given box the pixels are
+    ``torchvision.transforms.v2.functional.resized_crop``'s (preset ``"torchvision"``), or the crop
+    resized by another preset.
+
+    Args:
+      size: an int (a square) or ``(height, width)``.
+      scale: the range of the box's area as a fraction of the image's.
+      ratio: the range of the box's aspect ratio (width / height), drawn log-uniformly.
+      method, antialias, preset, key: as :class:`Resize`.
+
+    Raises:
+      ValueError / TypeError: as :class:`Resize`; ``scale`` or ``ratio`` not an increasing pair of
+        positive numbers (``scale`` at most 1).
+
+    Source: torchvision ``transforms.v2.RandomResizedCrop``.
+    """
+
+    size: Any
+    _: dataclasses.KW_ONLY
+    scale: tuple[float, float] = (0.08, 1.0)
+    ratio: tuple[float, float] = (3 / 4, 4 / 3)
+    method: str = "bilinear"
+    antialias: bool = True
+    preset: str = "torchvision"
+    key: str | None = None
+
+    def __post_init__(self):
+        _t.check_method(self.preset, self.method, self.antialias)
+        _t.pair("size", self.size)
+        _key(self.key)
+        for name, (lo, hi) in (("scale", self._range("scale")), ("ratio", self._range("ratio"))):
+            if not 0 < lo <= hi or (name == "scale" and hi > 1):
+                raise ValueError(
+                    f"{name} must be (low, high) with 0 < low <= high{' <= 1' * (name == 'scale')}; got {(lo, hi)}."
+                )
+
+    def _range(self, name: str) -> tuple[float, float]:
+        value = getattr(self, name)
+        if not isinstance(value, (tuple, list)) or len(value) != 2:
+            raise TypeError(f"{name} must be a (low, high) pair; got {value!r}.")
+        return _v.finite_float(f"{name}[0]", value[0]), _v.finite_float(f"{name}[1]", value[1])
+
+    def output_shape(self, input_shape) -> tuple[int, ...]:
+        """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
+        return (*_t.pair("size", self.size), *tuple(input_shape)[2:])
+
+    def box(self, height: int, width: int, rng: np.random.Generator) -> tuple[int, int, int, int]:
+        """The box ``(top, left, height, width)`` this transform draws from ``rng``."""
+        return _t.random_resized_crop_box(height, width, self._range("scale"), self._range("ratio"), rng)
+
+    def random_map(self, element, rng: np.random.Generator):
+        image = _image(element, self.key)
+        top, left, h, w = self.box(image.shape[0], image.shape[1], rng)
+        crop = image[top : top + h, left : left + w]
+        size = _t.pair("size", self.size)
+        out = _t.resample(crop, size, method=self.method, antialias=self.antialias, preset=self.preset)
+        return _replace(element, self.key, out)
+
+
+@dataclasses.dataclass(frozen=True)
+class ResizeWithPad(_grain.transforms.Map):
+    """Letterboxes an image into ``size``: scaled to fit, keeping its aspect ratio, and centred on a
+    zero canvas, as ``tf.image.resize_with_pad`` (its float32 geometry,
+    :func:`jax_resize._src.transforms.pad_box`). With ``preset="tf"`` the result is TensorFlow's
+    (float32, nearest keeps the dtype); other presets resize the fitted part with their arithmetic.
+
+    Args:
+      size: an int (a square) or ``(height, width)``.
+      method, antialias, preset, key: as :class:`Resize` (defaults: TensorFlow's ``bilinear``
+        without antialias).
+
+    Source: TensorFlow ``tf.image.resize_with_pad``.
+    """
+
+    size: Any
+    _: dataclasses.KW_ONLY
+    method: str = "bilinear"
+    antialias: bool = False
+    preset: str = "tf"
+    key: str | None = None
+
+    def __post_init__(self):
+        _t.check_method(self.preset, self.method, self.antialias)
+        _t.pair("size", self.size)
+        _key(self.key)
+
+    def output_shape(self, input_shape) -> tuple[int, ...]:
+        """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
+        return (*_t.pair("size", self.size), *tuple(input_shape)[2:])
+
+    def map(self, element):
+        image = _image(element, self.key)
+        th, tw = _t.pair("size", self.size)
+        rh, rw, top, left = _t.pad_box(image.shape[0], image.shape[1], th, tw)
+        fitted = _t.resample(image, (rh, rw), method=self.method, antialias=self.antialias, preset=self.preset)
+        canvas = np.zeros((th, tw, *fitted.shape[2:]), fitted.dtype)
+        canvas[top : top + rh, left : left + rw] = fitted
+        return _replace(element, self.key, canvas)

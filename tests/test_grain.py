@@ -1,0 +1,147 @@
+"""``jax_resize.grain``: transforms in grain pipelines, against torchvision, Pillow and TensorFlow.
+
+Real photographs of different sizes through ``grain.MapDataset`` (and a 2-worker ``DataLoader``),
+compared with the library each preset names applied to the same image.
+"""
+
+import dataclasses
+import pickle
+
+import grain
+import numpy as np
+import PIL.Image
+import pytest
+import tensorflow as tf
+from absl import flags
+from conftest import load_photo
+from tv_oracle import F, torch, v2
+
+from jax_resize.grain import CenterCrop, RandomResizedCrop, Resize, ResizeWithPad
+
+NAMES = ["astronaut.png", "chelsea.png", "coffee.png"]
+
+
+def _photos():
+    photos = [np.asarray(load_photo(n).convert("RGB")) for n in NAMES]
+    return photos + [photos[0][:301, :117], photos[1][5:, 40:]]  # portrait and odd sizes
+
+
+def _chw(image):
+    return torch.from_numpy(np.ascontiguousarray(image.transpose(2, 0, 1)))
+
+
+def _hwc(tensor):
+    return tensor.numpy().transpose(1, 2, 0)
+
+
+@pytest.mark.parametrize("method", ["bilinear", "bicubic"])
+def test_resize_and_center_crop_equal_torchvision_v2(method):
+    ds = grain.MapDataset.source(_photos()).map(Resize(256, method=method)).map(CenterCrop(224))
+    reference = v2.Compose(
+        [v2.Resize(256, interpolation=v2.InterpolationMode(method), antialias=True), v2.CenterCrop(224)]
+    )
+    for image, got in zip(_photos(), ds):
+        np.testing.assert_array_equal(got, _hwc(reference(_chw(image))))
+
+
+def test_max_size_and_size_none_as_torchvision():
+    for image in _photos():
+        for t, tv in [
+            (Resize(200, max_size=250), v2.Resize(200, max_size=250, antialias=True)),
+            (Resize(None, max_size=300), v2.Resize(None, max_size=300, antialias=True)),
+            (Resize((100, 50)), v2.Resize((100, 50), antialias=True)),
+        ]:
+            np.testing.assert_array_equal(t.map(image), _hwc(tv(_chw(image))))
+            assert t.output_shape(image.shape) == t.map(image).shape
+
+
+def test_pillow_preset_equals_pillow():
+    for image in _photos():
+        got = Resize(128, method="lanczos", preset="pillow").map(image)
+        h, w = got.shape[:2]
+        np.testing.assert_array_equal(
+            got, np.asarray(PIL.Image.fromarray(image).resize((w, h), PIL.Image.Resampling.LANCZOS))
+        )
+
+
+def test_dict_elements_resize_their_key_and_keep_the_rest():
+    elements = [{"image": image, "label": i} for i, image in enumerate(_photos())]
+    ds = grain.MapDataset.source(elements).map(Resize((64, 48), key="image"))
+    for i, element in enumerate(ds):
+        assert element["label"] == i and element["image"].shape == (64, 48, 3)
+    with pytest.raises(KeyError):
+        Resize(64, key="pixels").map(elements[0])
+
+
+def test_random_resized_crop_draws_torchvisions_box_from_grains_rng_and_resizes_as_resized_crop():
+    t = RandomResizedCrop(224, scale=(0.2, 1.0))
+    for seed, image in enumerate(_photos()):
+        got = t.random_map(image, np.random.default_rng(seed))
+        top, left, h, w = t.box(image.shape[0], image.shape[1], np.random.default_rng(seed))
+        want = F.resized_crop(_chw(image), top, left, h, w, [224, 224], v2.InterpolationMode.BILINEAR, antialias=True)
+        np.testing.assert_array_equal(got, _hwc(want))
+    ds = grain.MapDataset.source(_photos()).random_map(t, seed=7)
+    first, again = [x for x in ds], [x for x in ds]
+    assert all(np.array_equal(a, b) for a, b in zip(first, again))  # grain's per-element rng: reproducible
+    assert not all(
+        np.array_equal(a, b) for a, b in zip(first, grain.MapDataset.source(_photos()).random_map(t, seed=8))
+    )
+
+
+@pytest.mark.parametrize("method", ["nearest", "bilinear"])
+def test_resize_with_pad_equals_tf_image_resize_with_pad(method):
+    for image in _photos():
+        for size in [(224, 224), (100, 300)]:
+            got = ResizeWithPad(size, method=method).map(image)
+            want = tf.image.resize_with_pad(image, *size, method=method).numpy()
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=0, atol=0 if method == "nearest" else 255 * 2**-20)
+
+
+def test_transforms_are_frozen_keyword_only_and_picklable():
+    for t in [Resize(256), CenterCrop(224), RandomResizedCrop(96), ResizeWithPad(64, preset="pillow", antialias=True)]:
+        assert pickle.loads(pickle.dumps(t)) == t
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            t.size = 1
+    with pytest.raises(TypeError):
+        Resize(256, None, "bicubic")
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "match"),
+    [
+        (lambda: Resize(0), ValueError, "size must be at least 1"),
+        (lambda: Resize((2, 3), max_size=10), ValueError, "max_size applies to an int size"),
+        (lambda: Resize(256, max_size=256), ValueError, "must be greater than size"),
+        (lambda: Resize(256, preset="cv2"), ValueError, "preset='cv2'"),
+        (lambda: Resize(256, method="linear"), ValueError, "method='linear'"),
+        (lambda: Resize(256, key=3), TypeError, "key must be a str"),
+        (lambda: CenterCrop((2, 0)), ValueError, r"size\[1\] must be at least 1"),
+        (lambda: RandomResizedCrop(9, scale=(0.5, 2.0)), ValueError, "scale must be"),
+        (lambda: RandomResizedCrop(9, ratio=(2.0, 1.0)), ValueError, "ratio must be"),
+    ],
+)
+def test_bad_options_are_refused_when_built(build, error, match):
+    with pytest.raises(error, match=match):
+        build()
+
+
+def test_an_element_that_is_not_an_image_is_refused_naming_it():
+    with pytest.raises(ValueError, match=r"element\['image'\] must be an image"):
+        Resize(8, key="image").map({"image": np.zeros((2, 3, 4, 5), np.uint8)})
+
+
+def test_a_two_worker_data_loader_resizes_in_its_workers():
+    if not flags.FLAGS.is_parsed():  # grain's workers read absl flags (an app's main parses them)
+        flags.FLAGS.mark_as_parsed()
+    photos = _photos()
+    loader = grain.DataLoader(
+        data_source=photos,
+        sampler=grain.samplers.IndexSampler(len(photos), shuffle=False, num_epochs=1),
+        operations=[Resize(96), CenterCrop(64)],
+        worker_count=2,
+    )
+    got = [np.asarray(x) for x in loader]
+    assert len(got) == len(photos)
+    for image, out in zip(photos, got):
+        np.testing.assert_array_equal(out, CenterCrop(64).map(Resize(96).map(image)))
