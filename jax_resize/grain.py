@@ -19,7 +19,11 @@ Example:
 
 from __future__ import annotations
 
+import collections
 import dataclasses
+import io
+import logging
+import os
 from typing import Any
 
 import numpy as np
@@ -34,7 +38,11 @@ except ImportError as error:  # pragma: no cover - exercised only without grain
 from jax_resize._src import transforms as _t
 from jax_resize._src import validation as _v
 
-__all__ = ["CenterCrop", "RandomResizedCrop", "Resize", "ResizeWithPad"]
+__all__ = ["CenterCrop", "DecodeImage", "RandomResizedCrop", "Resize", "ResizeWithPad", "decode_errors"]
+
+_log = logging.getLogger(__name__)
+#: Elements :class:`DecodeImage` dropped in this process, by reason.
+_DECODE_ERRORS: collections.Counter = collections.Counter()
 
 
 def _image(element, key: str | None) -> np.ndarray:
@@ -232,3 +240,74 @@ class ResizeWithPad(_grain.transforms.Map):
         canvas = np.zeros((th, tw, *fitted.shape[2:]), fitted.dtype)
         canvas[top : top + rh, left : left + rw] = fitted
         return _replace(element, self.key, canvas)
+
+
+def decode_errors() -> dict[str, int]:
+    """The elements :class:`DecodeImage` dropped in this process, counted by reason (each worker
+    process of a ``grain.DataLoader`` keeps its own count; every drop is also logged there)."""
+    return dict(_DECODE_ERRORS)
+
+
+def _describe(source) -> str:
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return f"an element of {len(source)} bytes starting {bytes(source[:8])!r}"
+    return (
+        repr(os.fspath(source))
+        if isinstance(source, (str, os.PathLike))
+        else f"an element of type {type(source).__name__}"
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class DecodeImage(_grain.transforms.Map):
+    """Decodes encoded image bytes, or reads an image file, to an upright ``[H, W, C]`` uint8 array.
+
+    The EXIF orientation is applied (``PIL.ImageOps.exif_transpose``, as the ``jax-resize``
+    command does) and the first frame converted to Pillow ``mode``. An element that cannot be
+    decoded never stops the pipeline: with ``on_error="drop"`` (default) it becomes ``None``, which
+    grain's datasets skip, and is logged and counted by reason (:func:`decode_errors`); with
+    ``on_error="raise"`` a ``ValueError`` names it.
+
+    Args:
+      mode: the Pillow mode of the result (``"RGB"``: ``[H, W, 3]``; ``"L"``: ``[H, W]``;
+        ``"RGBA"``...).
+      on_error: ``"drop"`` or ``"raise"``.
+      key: the entry of a dict element holding the bytes or path; ``None``: the element itself.
+
+    Raises:
+      ValueError: when built, an unknown ``on_error`` or ``mode``; when mapping with
+        ``on_error="raise"``, an element that is not an image Pillow can read.
+
+    Source: Pillow ``Image.open``, ``ImageOps.exif_transpose``, ``Image.convert``.
+    """
+
+    _: dataclasses.KW_ONLY
+    mode: str = "RGB"
+    on_error: str = "drop"
+    key: str | None = None
+
+    def __post_init__(self):
+        from PIL import Image
+
+        _v.choice("on_error", self.on_error, ("drop", "raise"))
+        _v.choice("mode", self.mode, tuple(Image.MODES))
+        _key(self.key)
+
+    def map(self, element):
+        from PIL import Image, ImageOps
+
+        source = element if self.key is None else element[self.key]
+        try:
+            opened = io.BytesIO(source) if isinstance(source, (bytes, bytearray, memoryview)) else source
+            with Image.open(opened) as img:
+                image = np.asarray(ImageOps.exif_transpose(img).convert(self.mode))
+        except (OSError, SyntaxError, ValueError, TypeError, Image.DecompressionBombError) as error:
+            reason = f"{type(error).__name__}: {error}"
+            if self.on_error == "raise":
+                raise ValueError(
+                    f"DecodeImage: {_describe(source)} is not an image Pillow can read ({reason})."
+                ) from error
+            _DECODE_ERRORS[type(error).__name__] += 1
+            _log.warning("DecodeImage dropped %s: %s", _describe(source), reason)
+            return None
+        return _replace(element, self.key, image)

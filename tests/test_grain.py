@@ -5,18 +5,20 @@ compared with the library each preset names applied to the same image.
 """
 
 import dataclasses
+import io
 import pickle
 
 import grain
 import numpy as np
 import PIL.Image
+import PIL.ImageOps
 import pytest
 import tensorflow as tf
 from absl import flags
 from conftest import load_photo
 from tv_oracle import F, torch, v2
 
-from jax_resize.grain import CenterCrop, RandomResizedCrop, Resize, ResizeWithPad
+from jax_resize.grain import CenterCrop, DecodeImage, RandomResizedCrop, Resize, ResizeWithPad, decode_errors
 
 NAMES = ["astronaut.png", "chelsea.png", "coffee.png"]
 
@@ -145,3 +147,43 @@ def test_a_two_worker_data_loader_resizes_in_its_workers():
     assert len(got) == len(photos)
     for image, out in zip(photos, got):
         np.testing.assert_array_equal(out, CenterCrop(64).map(Resize(96).map(image)))
+
+
+def _jpeg(image, orientation=None):
+    buffer = io.BytesIO()
+    exif = PIL.Image.Exif()
+    if orientation is not None:
+        exif[0x0112] = orientation
+    PIL.Image.fromarray(image).save(buffer, "JPEG", quality=95, exif=exif)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("orientation", [None, 3, 6, 8])
+def test_decode_image_turns_photos_upright_as_pillow(orientation, tmp_path):
+    data = _jpeg(_photos()[3], orientation)
+    want = np.asarray(PIL.ImageOps.exif_transpose(PIL.Image.open(io.BytesIO(data))).convert("RGB"))
+    if orientation in (6, 8):
+        assert want.shape[:2] == _photos()[3].shape[1::-1]  # a quarter turn
+    np.testing.assert_array_equal(DecodeImage().map(data), want)
+    path = tmp_path / "photo.jpg"
+    path.write_bytes(data)
+    np.testing.assert_array_equal(DecodeImage().map(str(path)), want)
+    np.testing.assert_array_equal(DecodeImage(key="jpeg").map({"jpeg": path, "label": 1})["jpeg"], want)
+    assert DecodeImage(mode="L").map(data).shape == want.shape[:2]
+
+
+def test_undecodable_elements_are_dropped_counted_and_logged_or_raised(caplog, tmp_path):
+    good = _jpeg(_photos()[0])
+    bad = [good[:200], b"not an image at all", str(tmp_path / "missing.png")]
+    before = sum(decode_errors().values())
+    with caplog.at_level("WARNING", logger="jax_resize.grain"):
+        ds = grain.MapDataset.source([good, *bad, good]).map(DecodeImage()).map(Resize(32))
+        got = list(ds)
+    assert len(got) == 2 and all(x.shape[0] == 32 or x.shape[1] == 32 for x in got)
+    assert sum(decode_errors().values()) - before == 3
+    assert len([r for r in caplog.records if "DecodeImage dropped" in r.getMessage()]) == 3
+    assert "missing.png" in caplog.text and "19 bytes" in caplog.text
+    with pytest.raises(ValueError, match="missing.png"):
+        DecodeImage(on_error="raise").map(bad[2])
+    with pytest.raises(ValueError, match="on_error='skip'"):
+        DecodeImage(on_error="skip")
