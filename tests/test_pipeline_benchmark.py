@@ -1,0 +1,27 @@
+"""``benchmarks/pipeline.py`` runs end to end on CPU (a few JPEGs): every pipeline prints its row, with
+an images/s figure per epoch; jax_resize's row counts its programs; the JPEGs are written once and
+have distinct sizes."""
+
+import pathlib
+import sys
+
+from PIL import Image
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def test_pipeline_benchmark_prints_every_row(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import pipeline
+    finally:
+        sys.path.pop(0)
+    lines = pipeline.main(["--images", "6", "--batch", "3", "--epochs", "1", "--workers", "0", "--dir", str(tmp_path)])
+    rows = lines[3:]
+    assert [row.split("|")[1].strip() for row in rows] == pipeline.ROWS
+    for row in rows:
+        rates = row.split("|")[2].split(",")
+        assert len(rates) == 1 and float(rates[0]) > 0, row
+    assert int(rows[0].split("|")[4]) >= 1
+    sizes = {Image.open(p).size for p in tmp_path.glob("*.jpg")}
+    assert len(sizes) == 6 and all(300 <= s <= 1600 for size in sizes for s in size)
