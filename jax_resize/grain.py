@@ -80,6 +80,9 @@ class Resize(_grain.transforms.Map):
         pass ``False`` with ``preset="opencv"``).
       preset: ``"torchvision"`` (default), ``"pillow"``, ``"tf"``, ``"opencv"``, ``"jax"``.
       key: the entry of a dict element to resize; ``None``: the element is the image.
+      crop: ``Resize(size)`` then ``CenterCrop(crop)`` (an int or ``(height, width)``), the same
+        pixels computed as one resize of the crop's shape: every image size shares its programs
+        (separately, each resized size compiles its own).
 
     Raises:
       ValueError / TypeError: when built, for a size, method, preset or flag not allowed; when
@@ -95,22 +98,33 @@ class Resize(_grain.transforms.Map):
     antialias: bool = True
     preset: str = "torchvision"
     key: str | None = None
+    crop: Any = None
 
     def __post_init__(self):
         _t.check_method(self.preset, self.method, self.antialias)
         _key(self.key)
         _t.resized_size(1000, 1000, self.size, self.max_size)  # the size's errors, when built
+        if self.crop is not None:
+            _t.pair("crop", self.crop)
 
     def output_shape(self, input_shape) -> tuple[int, ...]:
         """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
+        if self.crop is not None:
+            return (*_t.pair("crop", self.crop), *tuple(input_shape)[2:])
         h, w = _t.resized_size(int(input_shape[0]), int(input_shape[1]), self.size, self.max_size)
         return (h, w, *tuple(input_shape)[2:])
 
     def map(self, element):
         image = _image(element, self.key)
-        size = self.output_shape(image.shape)[:2]
-        out = _t.resample(image, size, method=self.method, antialias=self.antialias, preset=self.preset)
-        return _replace(element, self.key, out)
+        size = _t.resized_size(image.shape[0], image.shape[1], self.size, self.max_size)
+        options = dict(method=self.method, antialias=self.antialias, preset=self.preset)
+        if self.crop is None:
+            return _replace(element, self.key, _t.resample(image, size, **options))
+        ch, cw = _t.pair("crop", self.crop)
+        if ch > size[0] or cw > size[1]:  # torchvision pads: crop the whole result
+            return _replace(element, self.key, _t.center_crop(_t.resample(image, size, **options), (ch, cw)))
+        top, left, _, _ = _t.center_crop_box(size[0], size[1], ch, cw)
+        return _replace(element, self.key, _t.resample(image, size, window=(top, left, ch, cw), **options))
 
 
 @dataclasses.dataclass(frozen=True)

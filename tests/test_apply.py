@@ -474,3 +474,23 @@ def test_eager_falls_back_when_xla_lacks_the_options(monkeypatch):
     if jax.default_backend() == "cpu":
         with pytest.raises(RuntimeError, match="some other failure"):
             resize(x, (5, 9), "linear", strategy="banded")
+
+
+@pytest.mark.parametrize("method", ["nearest", "linear", "lanczos3"])
+def test_output_window_computes_that_part_of_the_result(method):
+    """The outputs of a window equal the whole result cut, eagerly and under ``jit`` (the records
+    are cut before planning: the program has the window's shape). Gathers and per-pass integer
+    policies bit for bit; float filters within rounding (the cut records may take another strategy,
+    summing in another order)."""
+    x = np.random.default_rng(3).uniform(0, 255, (37, 53, 3)).astype(np.float32)
+    full = np.asarray(resize(x, (80, 29, 3), method))
+    with _apply.output_window({0: (5, 69), 1: (3, 27)}):
+        eager = resize(x, (80, 29, 3), method)
+        traced = jax.jit(lambda v: resize(v, (80, 29, 3), method))(x)
+        pil = compat.pil_resize(x.astype(np.uint8), (29, 80), compat.LANCZOS)
+    tol = 0 if method == "nearest" else 1e-4
+    np.testing.assert_allclose(eager, full[5:69, 3:27], rtol=0, atol=tol)
+    np.testing.assert_allclose(traced, full[5:69, 3:27], rtol=0, atol=tol)
+    whole = compat.pil_resize(x.astype(np.uint8), (29, 80), compat.LANCZOS)
+    np.testing.assert_array_equal(pil, np.asarray(whole)[5:69, 3:27])
+    assert resize(x, (80, 29, 3), method).shape == (80, 29, 3)  # outside the block: whole

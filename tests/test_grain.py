@@ -46,6 +46,17 @@ def test_resize_and_center_crop_equal_torchvision_v2(method):
         np.testing.assert_array_equal(got, _hwc(reference(_chw(image))))
 
 
+@pytest.mark.parametrize("preset", ["torchvision", "pillow"])
+def test_resize_with_crop_equals_resize_then_center_crop(preset):
+    images = _photos() + [_photos()[0][:200, :230]]  # the last is smaller than the crop on one axis
+    for image in images:
+        for crop in [224, (100, 60), (240, 250)]:
+            fused = Resize(230, crop=crop, method="bicubic", preset=preset).map(image)
+            apart = CenterCrop(crop).map(Resize(230, method="bicubic", preset=preset).map(image))
+            np.testing.assert_array_equal(fused, apart, err_msg=str((image.shape, crop)))
+            assert fused.shape == Resize(230, crop=crop).output_shape(image.shape)
+
+
 def test_max_size_and_size_none_as_torchvision():
     for image in _photos():
         for t, tv in [

@@ -132,3 +132,19 @@ def test_matrix_band_holds_the_matrix_entries():
     for o in range(7):
         rebuilt[o, start[o] : start[o] + band.shape[1]] = band[o, : 25 - start[o]]
     np.testing.assert_array_equal(rebuilt, W)
+
+
+def test_rows_cut_every_kind_of_record_to_those_outputs():
+    band = records.SharedBand(
+        np.array([0, 1, 2, 3, 4]), np.array([0, 1, 0, 1, 0]), np.array([[0.25, 0.75], [0.5, 0.5]]), 6
+    )
+    taps = records.Taps(band.index.copy(), band.weight.copy(), 6, np.array([True, False, False, False, True]))
+    gather = records.Gather(np.array([5, 4, 3, 2, 1]), 6, np.array([False, True, False, True, False]))
+    for record in (band, taps, gather):
+        cut = records.rows(record, 1, 4)
+        assert type(cut) is type(record) and cut.out_size == 3 and cut.in_size == 6
+        np.testing.assert_array_equal(cut.index, record.index[1:4])
+        if not isinstance(record, records.Gather):
+            np.testing.assert_array_equal(cut.weight, record.weight[1:4])
+        if record.outside is not None:
+            np.testing.assert_array_equal(cut.outside, record.outside[1:4])

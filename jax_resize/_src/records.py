@@ -134,6 +134,17 @@ def shared_band(start: np.ndarray, row_class: np.ndarray, table: np.ndarray, in_
 Record = Gather | Taps
 
 
+def rows(record, start: int, stop: int):
+    """Outputs ``start..stop`` of ``record``: a crop of its axis's output (each output keeps its taps)."""
+    cut = slice(start, stop)
+    outside = None if record.outside is None else record.outside[cut]
+    if isinstance(record, Gather):
+        return Gather(record.index[cut], record.in_size, outside)
+    if isinstance(record, SharedBand):
+        return SharedBand(record.start[cut], record.row_class[cut], record.table, record.in_size, outside)
+    return Taps(record.index[cut], record.weight[cut], record.in_size, outside)
+
+
 def _freeze(record):
     names = [f.name for f in dataclasses.fields(record)] if dataclasses.is_dataclass(record) else []
     if isinstance(record, SharedBand):  # its index and weight are expanded (read-only) on demand

@@ -183,9 +183,13 @@ def pad_box(height: int, width: int, target_height: int, target_width: int) -> t
     return int(np.floor(rh)), int(np.floor(rw)), top, left
 
 
-def resample(image: np.ndarray, size: tuple[int, int], *, method: str, antialias: bool, preset: str) -> np.ndarray:
+def resample(
+    image: np.ndarray, size: tuple[int, int], *, method: str, antialias: bool, preset: str, window=None
+) -> np.ndarray:
     """``image`` ``[H, W]`` or ``[H, W, C]`` resized to ``size = (height, width)`` as ``preset``'s
-    library resizes it, as a numpy array.
+    library resizes it, as a numpy array; with ``window = (top, left, height, width)`` only that
+    part of the result, computed as such (bit for bit for the uint8 presets torchvision, pillow,
+    opencv; float results within rounding), so every input size shares the window's programs.
 
     Presets and what they equal (uint8 images, bit for bit unless stated):
 
@@ -201,13 +205,27 @@ def resample(image: np.ndarray, size: tuple[int, int], *, method: str, antialias
     Raises:
       ValueError / TypeError: as :func:`check_method`; ``image`` not 2-D or 3-D.
     """
-    from .. import compat  # the front ends import jax: only when pixels are resized
-    from .resize import resize
+    from .execution import apply
 
     preset, method = check_method(preset, method, antialias)
     image = np.asarray(image)
     if image.ndim not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {image.shape}.")
+    if window is None:
+        return _resample(image, size, method, preset, antialias)
+    top, left, wh, ww = window
+    first = 2 if preset == "torchvision" else 0  # torch's [N, C, H, W]
+    with apply.output_window({first: (top, top + wh), first + 1: (left, left + ww)}):
+        out = _resample(image, size, method, preset, antialias)
+    if out.shape[0] != wh:  # an axis the library copies (its size unchanged) is cut here
+        out = out[top : top + wh]
+    return out if out.shape[1] == ww else out[:, left : left + ww]
+
+
+def _resample(image: np.ndarray, size: tuple[int, int], method: str, preset: str, antialias: bool) -> np.ndarray:
+    from .. import compat  # the front ends import jax: only when pixels are resized
+    from .resize import resize
+
     h, w = size
     if preset == "torchvision":
         if (h, w) == image.shape[:2]:
@@ -215,15 +233,15 @@ def resample(image: np.ndarray, size: tuple[int, int], *, method: str, antialias
         chw = image.reshape(*image.shape[:2], -1).transpose(2, 0, 1)[None]
         aa = antialias and method in ("bilinear", "bicubic")
         nchw = np.asarray(compat.torch_interpolate(chw, size=(h, w), mode=method, antialias=aa))
-        return nchw[0].transpose(1, 2, 0).reshape(h, w, *image.shape[2:])
+        return nchw[0].transpose(1, 2, 0).reshape(*nchw.shape[2:], *image.shape[2:])
     if preset == "pillow":
         return np.asarray(compat.pil_resize(image, (w, h), compat.Resampling[method.upper()]))
     if preset == "tf":  # tf.image.resize takes [H, W, C]
         hwc = np.asarray(compat.tf_resize(image.reshape(*image.shape[:2], -1), (h, w), method, antialias=antialias))
-        return hwc.reshape(h, w, *image.shape[2:])
+        return hwc.reshape(*hwc.shape[:2], *image.shape[2:])
     if preset == "opencv":
         flag = compat.InterpolationFlags[f"INTER_{method.upper().replace('-', '_')}"]
         hw = np.asarray(compat.cv2_resize(image, (w, h), interpolation=flag))
-        return hw.reshape(h, w, *image.shape[2:])
+        return hw.reshape(*hw.shape[:2], *image.shape[2:])
     jax_method = {"bilinear": "linear", "bicubic": "cubic"}.get(method, method)
     return np.asarray(resize(image, (h, w, *image.shape[2:]), jax_method, antialias=antialias))

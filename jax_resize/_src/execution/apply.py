@@ -30,6 +30,8 @@ respect to ``x`` and to traced weights) work through it.
 from __future__ import annotations
 
 import collections
+import contextlib
+import contextvars
 import dataclasses
 from collections.abc import Sequence
 
@@ -272,6 +274,9 @@ def run(
     """
     strategy = _v.choice("strategy", strategy, _decide.STRATEGY_NAMES)
     dtype = np.dtype(dtype or x.dtype)
+    windows = _WINDOW.get()
+    if windows:
+        ops = [(a, _records.rows(r, *windows[a]) if a in windows else r) for a, r in ops]
     if not ops:
         return x.astype(dtype)
     if x.size == 0:  # no input value to read (a front end allows it only where its peer does)
@@ -298,6 +303,25 @@ def run(
         (x, ops), strategy = found, "bucketed"
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
     return _eager(x, plans.device(), stored=strategy == "bucketed", fixed_shifts=shifts, tuning=tuning, **static)
+
+
+#: ``{axis: (start, stop)}``: the outputs the calls inside :func:`output_window` keep.
+_WINDOW: contextvars.ContextVar = contextvars.ContextVar("jax_resize_output_window", default=None)
+
+
+@contextlib.contextmanager
+def output_window(windows: dict[int, tuple[int, int]]):
+    """Inside this block, :func:`run` computes only outputs ``start..stop`` of each axis named in
+    ``windows`` that it resamples (its records cut with :func:`..records.rows`): a front end's
+    result, then cropped, with the output shape of the window (one program for every input size
+    that shares it): bit for bit for gathers and per-pass integer policies, float sums within
+    rounding (the cut records may take another strategy). An axis the call does not resample is
+    left whole."""
+    token = _WINDOW.set(dict(windows))
+    try:
+        yield
+    finally:
+        _WINDOW.reset(token)
 
 
 def _default_platform() -> str:
