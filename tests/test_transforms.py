@@ -155,6 +155,11 @@ def test_opencv_preset_filters_are_within_one_of_cv2(method):
     assert got.dtype == np.uint8 and np.abs(got.astype(int) - want).max() <= 1
 
 
+def _nearest_exact_filters_close(got, want, method, atol):
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=0, atol=0 if method == "nearest" else atol)
+
+
 @pytest.mark.parametrize("method", ["bilinear", "nearest", "bicubic", "area", "lanczos3", "mitchellcubic"])
 @pytest.mark.parametrize("antialias", [True, False])
 def test_tf_preset_is_tf_image_resize(method, antialias):
@@ -163,11 +168,7 @@ def test_tf_preset_is_tf_image_resize(method, antialias):
     image = _photo(1)
     want = tf.image.resize(image, (256, 341), method, antialias=antialias).numpy()
     got = T.resample(image, (256, 341), method=method, antialias=antialias, preset="tf")
-    assert got.dtype == want.dtype
-    if method == "nearest":
-        np.testing.assert_array_equal(got, want)
-    else:
-        np.testing.assert_allclose(got, want, rtol=0, atol=255 * 2**-20)
+    _nearest_exact_filters_close(got, want, method, atol=255 * 2**-20)
 
 
 @pytest.mark.parametrize("method", ["nearest", "bilinear", "bicubic", "lanczos3"])
@@ -177,11 +178,7 @@ def test_jax_preset_is_jax_image_resize(method):
     image = _photo(0)
     want = np.asarray(jax.image.resize(image, (256, 384, 3), method))
     got = T.resample(image, (256, 384), method=method, antialias=True, preset="jax")
-    assert got.dtype == want.dtype
-    if method == "nearest":
-        np.testing.assert_array_equal(got, want)
-    else:
-        np.testing.assert_allclose(got, want, rtol=0, atol=255 * 2**-14)
+    _nearest_exact_filters_close(got, want, method, atol=255 * 2**-14)
 
 
 @pytest.mark.parametrize(("th", "tw"), [(224, 224), (300, 200), (100, 500), (401, 603), (7, 3)])
