@@ -979,7 +979,7 @@ def main(argv=None) -> int:
     if torch is not None:
         try:
             from torchvision.transforms import v2 as tv
-        except ImportError:
+        except (ImportError, RuntimeError):  # RuntimeError: compiled operators built for another torch
             tv = None
     repeats = args.repeats or (3 if args.quick else 20)
     batch = args.batch or (16 if accel else 1)

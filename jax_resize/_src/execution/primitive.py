@@ -21,6 +21,9 @@ from jax import core as _core
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
+#: The abstract value of an array or tracer (``jax.typeof`` from jax 0.6; ``core.get_aval`` before).
+_typeof = getattr(jax, "typeof", None) or getattr(_core, "get_aval")  # noqa: B009
+
 
 def result_dtype(x_dtype, operands):
     """``x``'s dtype, or for integer ``x`` (a first pass reading the input as it is) the dtype of
@@ -108,7 +111,7 @@ def _jvp(primals, tangents, **params):
     out = linear_map_p.bind(x, *operands, **params)
     tx = tangents[0]
     if type(tx) is ad.Zero:
-        return out, ad.Zero(jax.typeof(out).to_tangent_aval())
+        return out, ad.Zero(_typeof(out).to_tangent_aval())
     return out, linear_map_p.bind(tx, *operands, **params)
 
 
