@@ -60,6 +60,11 @@ def _replace(element, key: str | None, image: np.ndarray):
     return {**element, key: image}
 
 
+def _sized(size, input_shape, name: str = "size") -> tuple[int, ...]:
+    """The shape of an image of ``input_shape`` made ``size`` (an int or ``(height, width)``)."""
+    return (*_t.pair(name, size), *tuple(input_shape)[2:])
+
+
 def _key(key) -> str | None:
     if key is not None and not isinstance(key, str):
         raise TypeError(f"key must be a str (an entry of dict elements) or None; got {key!r}.")
@@ -110,7 +115,7 @@ class Resize(_grain.transforms.Map):
     def output_shape(self, input_shape) -> tuple[int, ...]:
         """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
         if self.crop is not None:
-            return (*_t.pair("crop", self.crop), *tuple(input_shape)[2:])
+            return _sized(self.crop, input_shape, "crop")
         h, w = _t.resized_size(int(input_shape[0]), int(input_shape[1]), self.size, self.max_size)
         return (h, w, *tuple(input_shape)[2:])
 
@@ -146,7 +151,7 @@ class CenterCrop(_grain.transforms.Map):
 
     def output_shape(self, input_shape) -> tuple[int, ...]:
         """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
-        return (*_t.pair("size", self.size), *tuple(input_shape)[2:])
+        return _sized(self.size, input_shape)
 
     def map(self, element):
         return _replace(element, self.key, _t.center_crop(_image(element, self.key), self.size))
@@ -200,7 +205,7 @@ class RandomResizedCrop(_grain.transforms.RandomMap):
 
     def output_shape(self, input_shape) -> tuple[int, ...]:
         """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
-        return (*_t.pair("size", self.size), *tuple(input_shape)[2:])
+        return _sized(self.size, input_shape)
 
     def box(self, height: int, width: int, rng: np.random.Generator) -> tuple[int, int, int, int]:
         """The box ``(top, left, height, width)`` this transform draws from ``rng``."""
@@ -244,7 +249,7 @@ class ResizeWithPad(_grain.transforms.Map):
 
     def output_shape(self, input_shape) -> tuple[int, ...]:
         """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
-        return (*_t.pair("size", self.size), *tuple(input_shape)[2:])
+        return _sized(self.size, input_shape)
 
     def map(self, element):
         image = _image(element, self.key)

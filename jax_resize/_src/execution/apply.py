@@ -332,13 +332,7 @@ def _default_platform() -> str:
     return device if isinstance(device, str) else device.platform
 
 
-def _platform(x) -> str:
-    """The platform of a concrete array's devices (the default backend's where it has none)."""
-    devices = getattr(x, "devices", None)
-    try:
-        return next(iter(devices())).platform if devices is not None else jax.default_backend()
-    except (StopIteration, RuntimeError):
-        return jax.default_backend()
+_platform = _lowered.platform_of
 
 
 def _ordered(ops, shape, strategy, dtype, integer, tuning):

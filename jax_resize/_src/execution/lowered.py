@@ -165,11 +165,19 @@ def _lowering(platform: str):
     return rule
 
 
+def platform_of(x) -> str:
+    """The platform of a concrete array's devices (the default backend's where it has none)."""
+    devices = getattr(x, "devices", None)
+    try:
+        return next(iter(devices())).platform if devices is not None else jax.default_backend()
+    except (StopIteration, RuntimeError):
+        return jax.default_backend()
+
+
 def _impl(*args, fn):
     """Outside a trace: the program of the operands' platform, run op by op (its inner jitted
     application is cached by shapes, so new records of known shapes compile nothing)."""
-    devices = getattr(args[0], "devices", None) if args else None
-    platform = next(iter(devices())).platform if devices is not None else jax.default_backend()
+    platform = platform_of(args[0]) if args else jax.default_backend()
     return list(fn.program(platform if platform in ("cpu", "tpu") else "gpu")(*args))
 
 
