@@ -35,10 +35,20 @@ except ImportError as error:  # pragma: no cover - exercised only without grain
         'jax_resize.grain needs grain (>= 0.2.18); install it with `pip install "jax_resize[grain]"`.'
     ) from error
 
+from jax_resize._src import pending as _p
 from jax_resize._src import transforms as _t
 from jax_resize._src import validation as _v
 
-__all__ = ["CenterCrop", "DecodeImage", "RandomResizedCrop", "Resize", "ResizeWithPad", "decode_errors"]
+__all__ = [
+    "CenterCrop",
+    "DecodeImage",
+    "RandomResizedCrop",
+    "Resize",
+    "ResizeWithPad",
+    "batch",
+    "decode_errors",
+    "on_device",
+]
 
 _log = logging.getLogger(__name__)
 #: Elements :class:`DecodeImage` dropped in this process, by reason.
@@ -47,6 +57,11 @@ _DECODE_ERRORS: collections.Counter = collections.Counter()
 
 def _image(element, key: str | None) -> np.ndarray:
     image = element if key is None else element[key]
+    if isinstance(image, _p.Pending):
+        raise TypeError(
+            "this element waits for the device (a device=True transform made it): only CenterCrop may follow; "
+            "then batch with jax_resize.grain.batch and resize with jax_resize.grain.on_device."
+        )
     image = np.asarray(image)
     if image.ndim not in (2, 3):
         where = "the element" if key is None else f"element[{key!r}]"
@@ -63,6 +78,17 @@ def _replace(element, key: str | None, image: np.ndarray):
 def _sized(size, input_shape, name: str = "size") -> tuple[int, ...]:
     """The shape of an image of ``input_shape`` made ``size`` (an int or ``(height, width)``)."""
     return (*_t.pair(name, size), *tuple(input_shape)[2:])
+
+
+def _check(transform) -> None:
+    """The options every resampling transform shares, checked when it is built."""
+    _t.check_method(transform.preset, transform.method, transform.antialias)
+    _key(transform.key)
+    if _v.boolean("device", transform.device) and (transform.preset, transform.method) in _p.UNSUPPORTED:
+        raise ValueError(
+            f"device=True does not support preset={transform.preset!r} with method={transform.method!r} "
+            "(its result is scaled after the resize); use device=False."
+        )
 
 
 def _key(key) -> str | None:
@@ -88,6 +114,8 @@ class Resize(_grain.transforms.Map):
       crop: ``Resize(size)`` then ``CenterCrop(crop)`` (an int or ``(height, width)``), the same
         pixels computed as one resize of the crop's shape: every image size shares its programs
         (separately, each resized size compiles its own).
+      device: compute only the geometry here (numpy): the element becomes pending, for
+        :func:`batch` and :func:`on_device` (which resizes on the device, with the same pixels).
 
     Raises:
       ValueError / TypeError: when built, for a size, method, preset or flag not allowed; when
@@ -104,10 +132,10 @@ class Resize(_grain.transforms.Map):
     preset: str = "torchvision"
     key: str | None = None
     crop: Any = None
+    device: bool = False
 
     def __post_init__(self):
-        _t.check_method(self.preset, self.method, self.antialias)
-        _key(self.key)
+        _check(self)
         _t.resized_size(1000, 1000, self.size, self.max_size)  # the size's errors, when built
         if self.crop is not None:
             _t.pair("crop", self.crop)
@@ -123,6 +151,9 @@ class Resize(_grain.transforms.Map):
         image = _image(element, self.key)
         size = _t.resized_size(image.shape[0], image.shape[1], self.size, self.max_size)
         options = dict(method=self.method, antialias=self.antialias, preset=self.preset)
+        if self.device:
+            pending = _p.pending(image, size, **options)
+            return _replace(element, self.key, pending if self.crop is None else _p.center_crop(pending, self.crop))
         if self.crop is None:
             return _replace(element, self.key, _t.resample(image, size, **options))
         ch, cw = _t.pair("crop", self.crop)
@@ -136,7 +167,8 @@ class Resize(_grain.transforms.Map):
 class CenterCrop(_grain.transforms.Map):
     """Crops the centre ``size`` (an int: a square; ``(height, width)``) of an image, padding with
     zeros where the image is smaller, as ``torchvision.transforms.v2.CenterCrop``. No resampling:
-    the pixels are the image's own.
+    the pixels are the image's own. On an element a ``device=True`` transform made, it crops the
+    pending output (geometry only).
 
     Source: torchvision ``transforms.v2.functional.center_crop``.
     """
@@ -154,6 +186,9 @@ class CenterCrop(_grain.transforms.Map):
         return _sized(self.size, input_shape)
 
     def map(self, element):
+        image = element if self.key is None else element[self.key]
+        if isinstance(image, _p.Pending):
+            return _replace(element, self.key, _p.center_crop(image, self.size))
         return _replace(element, self.key, _t.center_crop(_image(element, self.key), self.size))
 
 
@@ -169,7 +204,7 @@ class RandomResizedCrop(_grain.transforms.RandomMap):
       size: an int (a square) or ``(height, width)``.
       scale: the range of the box's area as a fraction of the image's.
       ratio: the range of the box's aspect ratio (width / height), drawn log-uniformly.
-      method, antialias, preset, key: as :class:`Resize`.
+      method, antialias, preset, key, device: as :class:`Resize`.
 
     Raises:
       ValueError / TypeError: as :class:`Resize`; ``scale`` or ``ratio`` not an increasing pair of
@@ -186,11 +221,11 @@ class RandomResizedCrop(_grain.transforms.RandomMap):
     antialias: bool = True
     preset: str = "torchvision"
     key: str | None = None
+    device: bool = False
 
     def __post_init__(self):
-        _t.check_method(self.preset, self.method, self.antialias)
+        _check(self)
         _t.pair("size", self.size)
-        _key(self.key)
         for name, (lo, hi) in (("scale", self._range("scale")), ("ratio", self._range("ratio"))):
             if not 0 < lo <= hi or (name == "scale" and hi > 1):
                 raise ValueError(
@@ -216,7 +251,10 @@ class RandomResizedCrop(_grain.transforms.RandomMap):
         top, left, h, w = self.box(image.shape[0], image.shape[1], rng)
         crop = image[top : top + h, left : left + w]
         size = _t.pair("size", self.size)
-        out = _t.resample(crop, size, method=self.method, antialias=self.antialias, preset=self.preset)
+        options = dict(method=self.method, antialias=self.antialias, preset=self.preset)
+        if self.device:  # a copy: the pending element does not keep the whole image alive
+            return _replace(element, self.key, _p.pending(np.ascontiguousarray(crop), size, **options))
+        out = _t.resample(crop, size, **options)
         return _replace(element, self.key, out)
 
 
@@ -229,8 +267,8 @@ class ResizeWithPad(_grain.transforms.Map):
 
     Args:
       size: an int (a square) or ``(height, width)``.
-      method, antialias, preset, key: as :class:`Resize` (defaults: TensorFlow's ``bilinear``
-        without antialias).
+      method, antialias, preset, key, device: as :class:`Resize` (defaults: TensorFlow's
+        ``bilinear`` without antialias).
 
     Source: TensorFlow ``tf.image.resize_with_pad``.
     """
@@ -241,11 +279,11 @@ class ResizeWithPad(_grain.transforms.Map):
     antialias: bool = False
     preset: str = "tf"
     key: str | None = None
+    device: bool = False
 
     def __post_init__(self):
-        _t.check_method(self.preset, self.method, self.antialias)
+        _check(self)
         _t.pair("size", self.size)
-        _key(self.key)
 
     def output_shape(self, input_shape) -> tuple[int, ...]:
         """The output shape of an image of ``input_shape`` ``(H, W[, C])``."""
@@ -255,10 +293,59 @@ class ResizeWithPad(_grain.transforms.Map):
         image = _image(element, self.key)
         th, tw = _t.pair("size", self.size)
         rh, rw, top, left = _t.pad_box(image.shape[0], image.shape[1], th, tw)
+        if self.device:
+            pending = _p.pending(image, (rh, rw), method=self.method, antialias=self.antialias, preset=self.preset)
+            return _replace(element, self.key, pending._replace(place=(top, left), canvas=(th, tw)))
         fitted = _t.resample(image, (rh, rw), method=self.method, antialias=self.antialias, preset=self.preset)
         canvas = np.zeros((th, tw, *fitted.shape[2:]), fitted.dtype)
         canvas[top : top + rh, left : left + rw] = fitted
         return _replace(element, self.key, canvas)
+
+
+def batch(elements):
+    """Stacks a batch (a ``batch_fn`` for grain's ``batch``): images a ``device=True`` transform
+    made pending are zero-padded to one shape of a global grid (``2**k * (1, 1.25, 1.5, 1.75)``
+    pixels per axis, the same on every host) with their geometry, for :func:`on_device`; other
+    entries of dict elements are stacked with ``np.stack``.
+
+    Raises:
+      ValueError: pending images of one batch with different output shapes or presets.
+    """
+    first = elements[0]
+    if isinstance(first, _p.Pending):
+        return _p.batch(elements)
+    if isinstance(first, dict):
+        return {k: batch([e[k] for e in elements]) for k in first}
+    return np.stack([np.asarray(e) for e in elements])
+
+
+def on_device(iterator, *, sharding=None):
+    """Yields the batches of ``iterator`` with each pending batch resized on the device: a
+    ``jax.Array`` ``[B, H, W(, C)]`` with the pixels of the host mode (bit for bit for uint8
+    results of torchvision, pillow and every nearest method; OpenCV's filters, which sum in float,
+    within 1; float results within float32 rounding), computed by one program per padded shape of the grid, output shape
+    and preset (never per image size).
+
+    Args:
+      iterator: grain batches made with ``batch_fn=jax_resize.grain.batch``.
+      sharding: a ``jax.sharding.NamedSharding`` whose first axis splits the batch over devices;
+        in several processes each resizes its own batch and the results form one global array
+        (``jax.make_array_from_process_local_data``). Default: the default device.
+    """
+    import jax
+
+    several = sharding is not None and jax.process_count() > 1
+
+    def resized(value):
+        if isinstance(value, _p.PendingBatch):
+            out = _p.resize_batch(value, None if several else sharding)
+            return jax.make_array_from_process_local_data(sharding, out) if several else out
+        if isinstance(value, dict):
+            return {k: resized(v) for k, v in value.items()}
+        return value
+
+    for element in iterator:
+        yield resized(element)
 
 
 def decode_errors() -> dict[str, int]:

@@ -63,6 +63,12 @@ class Taps:
         return Taps(self.index, self.weight, self.in_size, outside)
 
 
+class FixedTaps(Taps):
+    """Taps whose weights are already fixed-point integers ``k = rint(w * 2**bits)`` (host or
+    traced), checked on the host to keep every sum within int32 (:func:`..execution.apply.fixed`):
+    a per-pass fixed-point policy applies them as they are."""
+
+
 class SharedBand(Taps):
     """Host taps whose rows repeat a few patterns (a rational shrink's phases): ``index[o] = start[o]
     + arange(width)`` (``start: [out]`` int64 in ``[0, in_size - width]``), ``weight[o] =

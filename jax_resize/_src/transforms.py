@@ -212,17 +212,18 @@ def resample(
     if image.ndim not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {image.shape}.")
     if window is None:
-        return _resample(image, size, method, preset, antialias)
+        return np.asarray(_resample(image, size, method, preset, antialias))
     top, left, wh, ww = window
     first = 2 if preset == "torchvision" else 0  # torch's [N, C, H, W]
     with apply.output_window({first: (top, top + wh), first + 1: (left, left + ww)}):
-        out = _resample(image, size, method, preset, antialias)
+        out = np.asarray(_resample(image, size, method, preset, antialias))
     if out.shape[0] != wh:  # an axis the library copies (its size unchanged) is cut here
         out = out[top : top + wh]
     return out if out.shape[1] == ww else out[:, left : left + ww]
 
 
-def _resample(image: np.ndarray, size: tuple[int, int], method: str, preset: str, antialias: bool) -> np.ndarray:
+def _resample(image, size: tuple[int, int], method: str, preset: str, antialias: bool):
+    """:func:`resample` without the window, of a numpy image or a tracer (a jax array out)."""
     from .. import compat  # the front ends import jax: only when pixels are resized
     from .resize import resize
 
@@ -232,16 +233,16 @@ def _resample(image: np.ndarray, size: tuple[int, int], method: str, preset: str
             return image
         chw = image.reshape(*image.shape[:2], -1).transpose(2, 0, 1)[None]
         aa = antialias and method in ("bilinear", "bicubic")
-        nchw = np.asarray(compat.torch_interpolate(chw, size=(h, w), mode=method, antialias=aa))
+        nchw = compat.torch_interpolate(chw, size=(h, w), mode=method, antialias=aa)
         return nchw[0].transpose(1, 2, 0).reshape(*nchw.shape[2:], *image.shape[2:])
     if preset == "pillow":
-        return np.asarray(compat.pil_resize(image, (w, h), compat.Resampling[method.upper()]))
+        return compat.pil_resize(image, (w, h), compat.Resampling[method.upper()])
     if preset == "tf":  # tf.image.resize takes [H, W, C]
-        hwc = np.asarray(compat.tf_resize(image.reshape(*image.shape[:2], -1), (h, w), method, antialias=antialias))
+        hwc = compat.tf_resize(image.reshape(*image.shape[:2], -1), (h, w), method, antialias=antialias)
         return hwc.reshape(*hwc.shape[:2], *image.shape[2:])
     if preset == "opencv":
         flag = compat.InterpolationFlags[f"INTER_{method.upper().replace('-', '_')}"]
-        hw = np.asarray(compat.cv2_resize(image, (w, h), interpolation=flag))
+        hw = compat.cv2_resize(image, (w, h), interpolation=flag)
         return hw.reshape(*hw.shape[:2], *image.shape[2:])
     jax_method = {"bilinear": "linear", "bicubic": "cubic"}.get(method, method)
-    return np.asarray(resize(image, (h, w, *image.shape[2:]), jax_method, antialias=antialias))
+    return resize(image, (h, w, *image.shape[2:]), jax_method, antialias=antialias)

@@ -227,6 +227,23 @@ def _int32_fixed_point(record, bits: int, max_input: float):
     return None if bound >= 2.0**31 else exact
 
 
+def fixed(record, integer: _rounding.IntegerPolicy, dtype) -> _records.Taps:
+    """A host record as :func:`run` applies it under ``integer`` on ``dtype`` outputs: under a
+    fixed-point policy, :class:`~..records.FixedTaps` in exact int32 units (rows may then be traced
+    apart from the host check); else ``record`` itself.
+
+    Raises:
+      ValueError: sums of these taps could leave int32 (a split fixed-point pass, host weights only).
+    """
+    dtype = np.dtype(dtype)
+    if not isinstance(record, _records.Taps) or dtype.kind not in "iu" or integer.fixed_point_bits is None:
+        return record
+    exact = _int32_fixed_point(record, integer.fixed_point_bits, float(max(np.iinfo(dtype).max, -np.iinfo(dtype).min)))
+    if exact is None:
+        raise ValueError(f"{record!r}: its fixed-point sums can leave int32; it needs host weights.")
+    return _records.FixedTaps(exact.index, exact.weight, exact.in_size, exact.outside)
+
+
 def _split_fixed_point(record, bits: int, max_input: float):
     """A fixed-point record as stacked ``[kh; kl]`` taps (twice the rows) and its split ``b``."""
     kh, kl, b = _rounding.split_fixed_point(record.weight, bits, max_input)
@@ -445,7 +462,14 @@ def _plans(ops: tuple, strategy: str, dtype: np.dtype, integer, tuning: Tuning):
     fixed = integral and integer.fixed_point_bits is not None
     if fixed:
         bits, max_input = integer.fixed_point_bits, float(max(np.iinfo(dtype).max, -np.iinfo(dtype).min))
-        exact = [_int32_fixed_point(r, bits, max_input) if isinstance(r, _records.Taps) else None for _, r in ops]
+        exact = [
+            r
+            if isinstance(r, _records.FixedTaps)
+            else _int32_fixed_point(r, bits, max_input)
+            if isinstance(r, _records.Taps)
+            else None
+            for _, r in ops
+        ]
         int32 = all(e is not None for e, (_, r) in zip(exact, ops) if isinstance(r, _records.Taps))
     plans, shifts = [], []
     for i, (axis, record) in enumerate(ops):

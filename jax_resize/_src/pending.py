@@ -1,0 +1,344 @@
+"""Device mode of the pipeline transforms: geometry in the workers, pixels on the device.
+
+Contract: a transform with ``device=True`` returns a :class:`Pending` (the image and its geometry,
+numpy only); :func:`batch` pads a batch's images with zeros to one shape of the global grid
+:func:`grid_size` and stacks them (:class:`PendingBatch`); :func:`resize_batch` resizes it on the
+device. Each image's records are those its host-mode call builds (the preset's front end traced
+to a jaxpr on the host, memoised by geometry), cut to its window and placed in the canvas; they
+are stacked with their taps zero-padded to a power of two and applied by one ``vmap``-ed program
+per (padded shape, canvas, preset, method, tap widths, pass orders). Zero taps and zero padding
+add exact zeros, so integer presets equal the host mode bit for bit; float results (``tf``,
+``jax``) equal it within float32 rounding (the pass order is chosen on the padded shape).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any, NamedTuple
+
+import jax
+import numpy as np
+
+from . import records as _records
+from . import transforms as _t
+
+#: Presets and methods whose front end is more than one application (a factor after it).
+UNSUPPORTED = {("tf", "area")}
+#: The geometry columns of :attr:`PendingBatch.geometry`.
+GEOMETRY = (
+    "height",
+    "width",
+    "resized_h",
+    "resized_w",
+    "top",
+    "left",
+    "window_h",
+    "window_w",
+    "place_top",
+    "place_left",
+)
+
+
+def grid_size(n: int) -> int:
+    """The global grid's extent for ``n`` pixels: the smallest ``2**k * (1, 1.25, 1.5, 1.75)``
+    (at least 32) that holds it, so padding costs at most a quarter per axis."""
+    k = max(5, math.floor(math.log2(max(n, 1))))
+    while True:
+        for step in (4, 5, 6, 7):
+            if (size := (step << k) // 4) >= n:
+                return size
+        k += 1
+
+
+class Pending(NamedTuple):
+    """An image waiting to be resized on the device: resized to ``resized`` ``(h, w)``, of which
+    ``window`` ``(top, left, h, w)`` is kept and placed at ``place`` ``(top, left)`` of a zero
+    canvas ``canvas`` ``(h, w)``; pixels by ``preset`` / ``method`` / ``antialias``."""
+
+    image: np.ndarray
+    resized: tuple[int, int]
+    window: tuple[int, int, int, int]
+    place: tuple[int, int]
+    canvas: tuple[int, int]
+    preset: str
+    method: str
+    antialias: bool
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The output's shape."""
+        return (*self.canvas, *self.image.shape[2:])
+
+
+def pending(image, resized, *, preset: str, method: str, antialias: bool) -> Pending:
+    """``image`` resized to ``resized`` whole, as :class:`Pending`."""
+    if (preset, method) in UNSUPPORTED:
+        raise ValueError(f"device=True does not support preset={preset!r} with method={method!r}; use device=False.")
+    h, w = resized
+    return Pending(np.asarray(image), (h, w), (0, 0, h, w), (0, 0), (h, w), preset, method, antialias)
+
+
+def _crop_axis(start: int, length: int, place: int, canvas: int, top: int, pad: int, new: int):
+    """One axis of a centre crop of the canvas: the crop's row ``r`` is the canvas row
+    ``r + top - pad``; returns the window's ``(start, length, place)`` in the new canvas."""
+    at = place + pad - top
+    lo, hi = max(at, 0), min(at + length, new)
+    return start + lo - at, max(hi - lo, 0), lo
+
+
+def center_crop(p: Pending, size) -> Pending:
+    """:func:`..transforms.center_crop` of ``p``'s output, as geometry."""
+    ch, cw = _t.pair("size", size)
+    top, left, pad_top, pad_left = _t.center_crop_box(*p.canvas, ch, cw)
+    t, th, pt = _crop_axis(p.window[0], p.window[2], p.place[0], p.canvas[0], top, pad_top, ch)
+    le, tw, pl = _crop_axis(p.window[1], p.window[3], p.place[1], p.canvas[1], left, pad_left, cw)
+    return p._replace(window=(t, le, th, tw), place=(pt, pl), canvas=(ch, cw))
+
+
+class PendingBatch(NamedTuple):
+    """A batch of :class:`Pending`: ``images`` ``[B, H, W(, C)]`` zero-padded to the grid,
+    ``geometry`` ``[B, 10]`` int32 (columns :data:`GEOMETRY`), and the shared ``canvas``,
+    ``preset``, ``method``, ``antialias``."""
+
+    images: np.ndarray
+    geometry: np.ndarray
+    canvas: tuple[int, int]
+    preset: str
+    method: str
+    antialias: bool
+
+
+def batch(elements: list[Pending]) -> PendingBatch:
+    """Stacks pending images of one output shape and preset, padded to :func:`grid_size`.
+
+    Raises:
+      ValueError: the elements differ in output shape, dtype, channels or preset.
+    """
+    first = elements[0]
+    for p in elements:
+        if (p.shape, p.image.dtype, p.preset, p.method, p.antialias) != (
+            first.shape,
+            first.image.dtype,
+            first.preset,
+            first.method,
+            first.antialias,
+        ):
+            raise ValueError(
+                f"a batch mixes images resized to {first.shape} ({first.image.dtype}, {first.preset} "
+                f"{first.method}) and {p.shape} ({p.image.dtype}, {p.preset} {p.method}): device mode "
+                "needs one output shape per batch (pass crop= or a (height, width) size)."
+            )
+    height = grid_size(max(p.image.shape[0] for p in elements))
+    width = grid_size(max(p.image.shape[1] for p in elements))
+    images = np.zeros((len(elements), height, width, *first.image.shape[2:]), first.image.dtype)
+    for i, p in enumerate(elements):
+        images[i, : p.image.shape[0], : p.image.shape[1]] = p.image
+    geometry = np.array([(*p.image.shape[:2], *p.resized, *p.window, *p.place) for p in elements], np.int32)
+    return PendingBatch(images, geometry, first.canvas, first.preset, first.method, first.antialias)
+
+
+# --- on the device ---------------------------------------------------------------------------------
+
+_LAYOUT = {"transpose", "broadcast_in_dim", "squeeze", "reshape", "expand_dims", "convert_element_type", "copy"}
+
+
+class _Call(NamedTuple):
+    """One image's host-mode application: records by image axis in pass order, ``run``'s keywords,
+    the dtype ``run`` reads and the output dtype."""
+
+    records: tuple
+    options: tuple
+    in_dtype: Any
+    out_dtype: Any
+
+
+@functools.lru_cache(maxsize=4096)
+def _call(shape, dtype, resized, window, preset: str, method: str, antialias: bool) -> _Call:
+    """The records the host mode applies to an image of ``shape``, read from its front end's jaxpr."""
+    from .execution import apply
+
+    def front_end(x):
+        first = 2 if preset == "torchvision" else 0  # torch's [N, C, H, W]
+        top, left, h, w = window
+        with apply.output_window({first: (top, top + h), first + 1: (left, left + w)}):
+            return _t._resample(x, resized, method, preset, antialias)
+
+    jaxpr = jax.make_jaxpr(front_end)(jax.ShapeDtypeStruct(shape, dtype))
+    planned = [e for e in jaxpr.eqns if e.primitive.name == "jax_resize_planned"]
+    others = {e.primitive.name for e in jaxpr.eqns} - _LAYOUT - {"jax_resize_planned"}
+    if len(planned) > 1 or others:
+        raise ValueError(
+            f"device=True cannot resize {preset!r} {method!r} images of shape {shape}: its front end "
+            f"computes more than one application ({sorted(others)}); use device=False."
+        )
+    out_dtype = jaxpr.out_avals[0].dtype
+    if not planned:
+        return _Call((), (), out_dtype, out_dtype)
+    fn = planned[0].params["fn"]
+    offset = 2 if preset == "torchvision" else 0
+    records = tuple((axis - offset, _plain(record)) for axis, record in fn.ops)
+    options = tuple({**dict(fn.static), "dtype": fn.dtype, "strategy": fn.strategy}.items())
+    return _Call(records, options, planned[0].invars[0].aval.dtype, out_dtype)
+
+
+def _plain(record):
+    """A shared band expanded (rows are stacked across images)."""
+    if isinstance(record, _records.Taps):
+        return _records.Taps(np.asarray(record.index), np.asarray(record.weight), record.in_size, record.outside)
+    return record
+
+
+def _identity(start: int, length: int, in_size: int):
+    return _records.Gather(np.arange(start, start + length, dtype=np.int32), in_size)
+
+
+def _as_taps(record):
+    if isinstance(record, _records.Gather):
+        ones = np.ones((record.out_size, 1))
+        return _records.Taps(np.asarray(record.index)[:, None], ones, record.in_size, record.outside)
+    return record
+
+
+def _placed(record, place: int, canvas: int, in_size: int):
+    """``record`` (rows of the window) at rows ``place..`` of ``canvas`` rows, the rest outside."""
+    n = record.out_size
+    outside = np.ones(canvas, bool)
+    outside[place : place + n] = False if record.outside is None else np.asarray(record.outside)
+    rows = np.zeros(canvas, np.int64)
+    rows[place : place + n] = np.arange(n)
+    keep = ~outside
+    if isinstance(record, _records.Gather):
+        return _records.Gather(np.where(keep, np.asarray(record.index)[rows], 0).astype(np.int32), in_size, outside)
+    index = np.where(keep[:, None], np.asarray(record.index)[rows], 0).astype(np.int32)
+    weight = np.where(keep[:, None], np.asarray(record.weight)[rows], 0.0)
+    return type(record)(index, weight, in_size, outside)
+
+
+class _Structure(NamedTuple):
+    """What a batch's program depends on besides its arrays' shapes."""
+
+    kinds: tuple  # per image axis: "gather" or "taps"
+    # the applications met, ``(pass order, run()'s keywords, dtype read)`` each: one unless the
+    # images of a batch take different integer pass orders (Pillow) or policies (OpenCV's area)
+    variants: tuple
+
+
+def _variant(call: _Call, ordered: bool) -> tuple:
+    found = [a for a, _ in call.records]
+    order = tuple(found + [a for a in (0, 1) if a not in found]) if ordered else (0, 1)
+    return order, call.options, call.in_dtype
+
+
+def _batch_records(pb: PendingBatch):
+    """``(records, choice, structure)``: per image, its placed record per axis and its variant."""
+    padded = pb.images.shape[1:3]
+    geometry = pb.geometry.tolist()
+    calls = [
+        _call((h, w, *pb.images.shape[3:]), pb.images.dtype, (rh, rw), (t, le, wh, ww), *pb[3:])
+        for h, w, rh, rw, t, le, wh, ww, _, _ in geometry
+    ]
+    if len({c.out_dtype for c in calls}) > 1:
+        raise ValueError(f"{pb.preset!r} {pb.method!r}: the images of this batch give different dtypes.")
+    applied = [c for c in calls if c.records] or [calls[0]._replace(options=(("dtype", calls[0].out_dtype),))]
+
+    def ordered(call):  # an integer per-pass policy: the library's pass order is part of the result
+        kw = dict(call.options)
+        return np.dtype(kw["dtype"]).kind in "iu" and kw.get("integer") is not None and kw["integer"].passes
+
+    variants = tuple(sorted({_variant(c, ordered(c)) for c in applied}, key=repr))
+    records, choice, kinds = [], [], ["gather", "gather"]
+    for call, (h, w, _, _, t, le, wh, ww, pt, pl) in zip(calls, geometry):
+        found = dict(call.records)
+        axes = []
+        for a, (start, length, place, n) in enumerate(((t, wh, pt, h), (le, ww, pl, w))):
+            record = _placed(found.get(a) or _identity(start, length, n), place, pb.canvas[a], padded[a])
+            kinds[a] = "taps" if isinstance(record, _records.Taps) else kinds[a]
+            axes.append(record)
+        records.append(axes)
+        choice.append(variants.index(_variant(call, ordered(call))) if call.records else 0)
+    for axes, i in zip(records, choice):  # one kind per axis, then the variant's weights
+        axes[:] = [_apply_fixed(_as_taps(r) if k == "taps" else r, dict(variants[i][1])) for r, k in zip(axes, kinds)]
+    return records, np.array(choice, np.int32), _Structure(tuple(kinds), variants)
+
+
+def _stack(records, structure: _Structure):
+    """Per axis, the images' records as stacked arrays (taps zero-padded to a power of two;
+    fixed-point weights in their integer units, exact in float32)."""
+    arrays = []
+    for a, kind in enumerate(structure.kinds):
+        column = [r[a] for r in records]
+        entry = {}
+        if any(r.outside is not None for r in column):
+            entry["outside"] = np.stack(
+                [np.zeros(r.out_size, bool) if r.outside is None else r.outside for r in column]
+            )
+        if kind == "gather":
+            entry["index"] = np.stack([np.asarray(r.index, np.int32) for r in column])
+        else:
+            k = 1 << max(max(r.width for r in column) - 1, 0).bit_length()
+            pad = [((0, 0), (0, k - r.width)) for r in column]
+            entry["index"] = np.stack([np.pad(np.asarray(r.index, np.int32), p) for r, p in zip(column, pad)])
+            entry["weight"] = np.stack([np.pad(np.asarray(r.weight, np.float32), p) for r, p in zip(column, pad)])
+        arrays.append(entry)
+    return arrays
+
+
+def _apply_fixed(record, kw):
+    from .execution import apply
+
+    return record if kw.get("integer") is None else apply.fixed(record, kw["integer"], kw["dtype"])
+
+
+#: Program keys met (structure and shapes): the programs compiled by :func:`resize_batch`.
+PROGRAMS: set = set()
+
+
+@functools.partial(jax.jit, static_argnames=("structure",))
+def _program(images, arrays, choice, structure: _Structure):
+    import jax.numpy as jnp
+
+    from .execution import apply
+
+    def record(a, entry, in_size, fixed):
+        outside = entry.get("outside")
+        if structure.kinds[a] == "gather":
+            return _records.Gather(entry["index"], in_size, outside)
+        if fixed:  # integer units, exact in float32
+            return _records.FixedTaps(entry["index"], entry["weight"].astype(jnp.int32), in_size, outside)
+        return _records.Taps(entry["index"], entry["weight"], in_size, outside)
+
+    def one(image, arrays, choice):
+        out = None
+        for i, (order, options, in_dtype) in enumerate(structure.variants):
+            kw = dict(options)
+            integer = kw.get("integer")
+            fixed = np.dtype(kw["dtype"]).kind in "iu" and integer is not None and integer.fixed_point_bits is not None
+            ops = [(a, record(a, arrays[a], image.shape[a], fixed)) for a in order]
+            result = apply.run(image.astype(in_dtype), ops, **kw)
+            out = result if out is None else jnp.where(choice == i, result, out)
+        return out
+
+    return jax.vmap(one)(images, arrays, choice)
+
+
+def resize_batch(pb: PendingBatch, sharding=None) -> jax.Array:
+    """The batch resized on the device: ``[B, canvas_h, canvas_w(, C)]`` in the preset's dtype.
+
+    ``sharding``: where the batch's inputs (and so the program) are placed, e.g. a
+    ``NamedSharding`` splitting the first axis over a mesh; default: the default device.
+    """
+    records, choice, structure = _batch_records(pb)
+    arrays = _stack(records, structure)
+    args = (pb.images, arrays, choice)
+    PROGRAMS.add((structure, tuple((a.shape, a.dtype.str) for a in jax.tree_util.tree_leaves(args))))
+    if sharding is not None:
+        args = jax.device_put(args, _batch_sharding(sharding))
+    return _program(*args, structure=structure)
+
+
+def _batch_sharding(sharding):
+    """``sharding`` for the leading (batch) axis of every argument."""
+    if isinstance(sharding, jax.sharding.NamedSharding):
+        return jax.sharding.NamedSharding(sharding.mesh, jax.sharding.PartitionSpec(sharding.spec[0]))
+    return sharding
