@@ -17,6 +17,7 @@ def test_notebooks_present():
         "onnx_conformance.ipynb",
         "flax_tpu_preprocessing.ipynb",
         "ragged_pipeline.ipynb",
+        "grain_training.ipynb",
     } <= set(NOTEBOOKS)
 
 
