@@ -1,7 +1,7 @@
 """Sphinx configuration of the documentation site (issue 37): the API reference is generated from
-``__all__`` of ``jax_resize``, ``jax_resize.compat``, ``jax_resize.flax`` and ``jax_resize.grain``;
-README.md, CHANGELOG.md and docs/architecture.md are included as they are; the colab notebooks are
-rendered, not executed.
+``__all__`` of ``jax_resize``, ``jax_resize.compat``, ``jax_resize.flax``, ``jax_resize.grain`` and
+``jax_resize.beam``; README.md, CHANGELOG.md and docs/architecture.md are included as they are; the
+colab notebooks are rendered, not executed.
 
 Build: ``sphinx-build -W --keep-going -b html docs docs/_build/html`` (``.ci/docs.sh``).
 """

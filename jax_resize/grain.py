@@ -69,7 +69,7 @@ def _image(element, key: str | None) -> np.ndarray:
     return image
 
 
-def _replace(element, key: str | None, image: np.ndarray):
+def _replace(element, key: str | None, image: Any):
     if key is None:
         return image
     return {**element, key: image}
@@ -150,7 +150,7 @@ class Resize(_grain.transforms.Map):
     def map(self, element):
         image = _image(element, self.key)
         size = _t.resized_size(image.shape[0], image.shape[1], self.size, self.max_size)
-        options = dict(method=self.method, antialias=self.antialias, preset=self.preset)
+        options: dict[str, Any] = dict(method=self.method, antialias=self.antialias, preset=self.preset)
         if self.device:
             pending = _p.pending(image, size, **options)
             return _replace(element, self.key, pending if self.crop is None else _p.center_crop(pending, self.crop))
@@ -251,7 +251,7 @@ class RandomResizedCrop(_grain.transforms.RandomMap):
         top, left, h, w = self.box(image.shape[0], image.shape[1], rng)
         crop = image[top : top + h, left : left + w]
         size = _t.pair("size", self.size)
-        options = dict(method=self.method, antialias=self.antialias, preset=self.preset)
+        options: dict[str, Any] = dict(method=self.method, antialias=self.antialias, preset=self.preset)
         if self.device:  # a copy: the pending element does not keep the whole image alive
             return _replace(element, self.key, _p.pending(np.ascontiguousarray(crop), size, **options))
         out = _t.resample(crop, size, **options)

@@ -55,6 +55,8 @@ def test_core_module_imports_no_peer_module(module):
 def test_every_source_module_is_core_peer_or_front_end():
     front_ends = {"crop_and_resize", "cli", "image_files", "demo", "ragged", "resize", "frontend", "memory", "__init__"}
     front_ends.add("transforms")  # the pipeline transforms' geometry and presets (jax_resize.grain)
+    front_ends.add("beam_job")  # jax_resize.beam's batches, files and report (over cli and image_files)
+    front_ends.add("pending")  # device mode of the pipeline transforms (jax_resize.grain)
     found = {p.stem for p in SRC.glob("*.py")} | {f"execution/{p.stem}" for p in (SRC / "execution").glob("*.py")}
     assert found == set(CORE) | front_ends
     assert {p.stem for p in (SRC / "peers").glob("*.py")} == set(PEERS) | {"__init__"}

@@ -6,7 +6,12 @@ compared with the library each preset names applied to the same image.
 
 import dataclasses
 import io
+import json
+import os
 import pickle
+import subprocess
+import sys
+import textwrap
 
 import grain
 import numpy as np
@@ -18,7 +23,17 @@ from absl import flags
 from conftest import load_photo
 from tv_oracle import F, torch, v2
 
-from jax_resize.grain import CenterCrop, DecodeImage, RandomResizedCrop, Resize, ResizeWithPad, decode_errors
+from jax_resize._src import pending as _pending
+from jax_resize.grain import (
+    CenterCrop,
+    DecodeImage,
+    RandomResizedCrop,
+    Resize,
+    ResizeWithPad,
+    batch,
+    decode_errors,
+    on_device,
+)
 
 NAMES = ["astronaut.png", "chelsea.png", "coffee.png"]
 
@@ -198,3 +213,134 @@ def test_undecodable_elements_are_dropped_counted_and_logged_or_raised(caplog, t
         DecodeImage(on_error="raise").map(bad[2])
     with pytest.raises(ValueError, match="on_error='skip'"):
         DecodeImage(on_error="skip")
+
+
+# --- device mode: geometry in the workers, pixels on the device ------------------------------------
+
+DEVICE_CASES = {
+    "resize_crop": lambda d: [Resize(96, crop=80, device=d)],
+    "resize_then_center_crop": lambda d: [Resize((90, 120), method="bicubic", device=d), CenterCrop(100)],
+    "random_resized_crop": lambda d: [RandomResizedCrop(64, device=d)],
+    "letterbox_tf": lambda d: [ResizeWithPad(72, device=d)],
+    "pillow_key": lambda d: [Resize(80, crop=(64, 72), preset="pillow", method="lanczos", key="image", device=d)],
+}
+
+
+def _pipeline(operations, elements):
+    ds = grain.MapDataset.source(elements).seed(3)
+    for op in operations:
+        ds = ds.random_map(op) if isinstance(op, grain.transforms.RandomMap) else ds.map(op)
+    return ds
+
+
+@pytest.mark.parametrize("case", sorted(DEVICE_CASES))
+def test_device_mode_equals_the_host_mode(case):
+    photos = _photos() + [_photos()[0][:70, :90]]
+    elements = [{"image": p, "label": i} for i, p in enumerate(photos)] if case.endswith("key") else photos
+    host = list(_pipeline(DEVICE_CASES[case](False), elements).batch(3))
+    device = list(on_device(_pipeline(DEVICE_CASES[case](True), elements).batch(3, batch_fn=batch)))
+    assert len(device) == len(host) == 2
+    for h, d in zip(host, device):
+        if case.endswith("key"):
+            np.testing.assert_array_equal(d["label"], h["label"])
+            h, d = h["image"], d["image"]
+        assert d.dtype == h.dtype and d.shape == h.shape
+        np.testing.assert_allclose(np.asarray(d, float), np.asarray(h, float), atol=0 if h.dtype == np.uint8 else 1e-4)
+
+
+@dataclasses.dataclass(frozen=True)
+class _JaxBackendsStarted(grain.transforms.Map):
+    """Adds whether this process has started a JAX backend (device mode's workers must not)."""
+
+    def map(self, element):
+        from jax._src import xla_bridge
+
+        return {**element, "backends": xla_bridge.backends_are_initialized()}
+
+
+def test_device_mode_in_two_workers_keeps_jax_out_of_them():
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS.mark_as_parsed()
+    photos = _photos()
+    loader = grain.DataLoader(
+        data_source=[{"image": p, "index": i} for i, p in enumerate(photos)],
+        sampler=grain.samplers.IndexSampler(len(photos), shuffle=False, num_epochs=1),
+        operations=[
+            Resize(96, crop=80, key="image", device=True),
+            _JaxBackendsStarted(),
+            grain.transforms.Batch(2, batch_fn=batch),
+        ],
+        worker_count=2,  # each worker batches its own elements: match them by index
+    )
+    batches = list(on_device(loader))
+    assert not any(b["backends"].any() for b in batches)
+    got = {int(i): np.asarray(x) for b in batches for i, x in zip(b["index"], b["image"])}
+    assert sorted(got) == list(range(len(photos)))
+    for i, photo in enumerate(photos):
+        np.testing.assert_array_equal(got[i], Resize(96, crop=80).map(photo))
+
+
+def test_a_stream_of_sizes_compiles_programs_by_grid_shape_not_by_image_size():
+    rng = np.random.default_rng(11)
+    photo = _photos()[0]
+    images = [photo[: rng.integers(300, 512), : rng.integers(300, 512)] for _ in range(48)]
+    before = len(_pending.PROGRAMS)
+    ds = grain.MapDataset.source(images).map(Resize(128, crop=112, device=True)).batch(8, batch_fn=batch)
+    for out in on_device(ds):
+        assert out.shape == (8, 112, 112, 3)
+    # 48 image sizes; batches pad to 384/448/512 per axis, taps to one or two powers of two
+    assert len(_pending.PROGRAMS) - before <= 8
+
+
+def test_pending_elements_refuse_host_transforms_and_mixed_batches():
+    pending = Resize(50, device=True).map(_photos()[0])
+    with pytest.raises(TypeError, match="only CenterCrop may follow"):
+        Resize(10).map(pending)
+    with pytest.raises(ValueError, match="one output shape per batch"):
+        batch([pending, Resize(50, device=True).map(_photos()[1])])
+    with pytest.raises(ValueError, match="preset='tf' with method='area'"):
+        Resize(10, preset="tf", method="area", antialias=False, device=True)
+
+
+SHARDS = textwrap.dedent(r"""
+    import json, sys
+    import grain, jax, numpy as np
+    from jax.sharding import Mesh, NamedSharding, PartitionSpec as P
+    from conftest import load_photo
+    from jax_resize.grain import Resize, batch, on_device
+
+    shard = int(sys.argv[1])
+    photos = [np.asarray(load_photo(n).convert("RGB")) for n in ("astronaut.png", "chelsea.png", "coffee.png")]
+    images = [p[: 200 + 37 * i, : 180 + 53 * i] for i in range(4) for p in photos]  # 12 sizes
+    loader = grain.DataLoader(
+        data_source=images,
+        sampler=grain.samplers.IndexSampler(len(images), shuffle=False, num_epochs=1),
+        operations=[Resize(64, crop=56, device=True), grain.transforms.Batch(2, batch_fn=batch)],
+        shard_options=grain.sharding.ShardOptions(shard, 2),
+    )
+    sharding = NamedSharding(Mesh(np.array(jax.devices()), ("data",)), P("data"))
+    shapes, shards = [], []
+    for out, reference in zip(on_device(loader, sharding=sharding), on_device(loader)):
+        np.testing.assert_array_equal(np.asarray(out), np.asarray(reference))
+        shapes.append(list(out.shape))
+        shards.append(sorted(str(s.device) for s in out.addressable_shards))
+        assert out.sharding.is_equivalent_to(sharding, out.ndim)
+    print(json.dumps({"devices": jax.device_count(), "shapes": shapes, "shards": shards}))
+""")
+
+
+def test_two_shards_in_two_processes_give_the_same_shapes_sharded_over_two_devices():
+    env = dict(os.environ, XLA_FLAGS="--xla_force_host_platform_device_count=2", JAX_PLATFORMS="cpu")
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), *filter(None, [env.get("PYTHONPATH")])])
+    runs = [
+        subprocess.Popen([sys.executable, "-c", SHARDS, str(i)], env=env, stdout=subprocess.PIPE, text=True)
+        for i in range(2)
+    ]
+    results = []
+    for run in runs:
+        out, _ = run.communicate(timeout=300)
+        assert run.returncode == 0
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    assert results[0]["devices"] == 2
+    assert results[0]["shapes"] == results[1]["shapes"] == [[2, 56, 56, 3]] * 3
+    assert all(s == ["TFRT_CPU_0", "TFRT_CPU_1"] or len(s) == 2 for r in results for s in r["shards"])

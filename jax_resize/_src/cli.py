@@ -147,6 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("input", type=pathlib.Path, help="an image file or a directory of images")
     parser.add_argument("output", type=pathlib.Path, help="the output file (or directory); its suffix sets the format")
+    return add_options(parser)
+
+
+def add_options(parser: argparse.ArgumentParser, *, overwrite: bool = True) -> argparse.ArgumentParser:
+    """Adds the command's options (all but INPUT and OUTPUT; ``--overwrite`` where ``overwrite``) to ``parser``."""
     target = parser.add_mutually_exclusive_group(required=True)
     target.add_argument("--size", type=_size, metavar="HxW", help="output size in pixels, e.g. 224x224 (or 224)")
     target.add_argument("--scale", type=_scale, metavar="S|SYxSX", help="scale factor(s), e.g. 0.5 or 2x1.5")
@@ -211,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help=f"refuse outputs with more pixels per frame (default {MAX_OUTPUT_PIXELS:,}, Pillow's MAX_IMAGE_PIXELS)",
     )
-    files.add_argument("--overwrite", action="store_true", help="allow writing over the input file(s)")
+    if overwrite:
+        files.add_argument("--overwrite", action="store_true", help="allow writing over the input file(s)")
     files.add_argument("--quiet", action="store_true", help="no progress bar or per-file lines")
     return parser
 
@@ -273,16 +279,7 @@ def make_plan(args) -> Plan:
     """
     given = {
         name: getattr(args, name)
-        for name in (
-            "coordinate_transformation_mode",
-            "nearest_mode",
-            "cubic_coeff_a",
-            "exclude_outside",
-            "antialias",
-            "keep_aspect_ratio_policy",
-            "extrapolation_value",
-            "roi",
-        )
+        for name in (*APPLIES, "keep_aspect_ratio_policy", "extrapolation_value", "roi")
         if getattr(args, name) is not None
     }
     flag = lambda name: "--" + name.replace("_", "-")  # noqa: E731
@@ -380,6 +377,34 @@ def resize_frames(plan: Plan, frames: Sequence[np.ndarray], alpha: bool) -> list
     return out
 
 
+def resize_pictures(plan: Plan, pictures: Sequence[Any]) -> list:
+    """Per picture, its resized frames (equal shapes, dtypes and alpha batched by :func:`resize_frames`)
+    or the one-line reason it cannot be resized (a ``str``)."""
+    groups: dict = {}
+    for n, picture in enumerate(pictures):
+        for i, frame in enumerate(picture.frames):
+            groups.setdefault((frame.shape, frame.dtype.str, picture.has_alpha), []).append((n, i))
+    frames: list = [[None] * len(picture.frames) for picture in pictures]
+    errors: dict[int, str] = {}
+    for (_, _, alpha), members in groups.items():
+        try:
+            outs = resize_frames(plan, [pictures[n].frames[i] for n, i in members], alpha)
+        except (ValueError, TypeError) as error:  # e.g. a pil_* mode on data Pillow has no mode for
+            errors.update((n, errors.get(n, str(error).splitlines()[0])) for n, _ in members)
+            continue
+        for (n, i), out in zip(members, outs):
+            frames[n][i] = out
+    return [errors.get(n, f) for n, f in enumerate(frames)]
+
+
+def check_sizes(plan: Plan, picture, max_output_pixels: int) -> None:
+    """Raises :class:`~.image_files.PictureError` where a frame's output is empty or above ``max_output_pixels``."""
+    for h, w in (plan.out_size(*frame.shape[:2]) for frame in picture.frames):
+        if h * w > max_output_pixels or h * w == 0:
+            many = f" = {h * w:,} pixels, above the limit of {max_output_pixels:,} (raise it with --max-output-pixels)"
+            raise _files.PictureError(f"the output would be {h}x{w}" + (many if h * w else ": empty"))
+
+
 @dataclasses.dataclass
 class _Job:
     source: pathlib.Path
@@ -387,7 +412,6 @@ class _Job:
     picture: Any = None  # image_files.Picture once read
     mode: str = ""  # the mode it is written in
     notes: list = dataclasses.field(default_factory=list)
-    resized: list = dataclasses.field(default_factory=list)
 
 
 def _same_file(a: pathlib.Path, b: pathlib.Path) -> bool:
@@ -458,42 +482,17 @@ class _Run:
 
     def prepare(self, job: _Job) -> None:
         """Checks a read picture before any resizing (format, mode, output size)."""
-        args, picture = self.args, job.picture
-        fmt = _files.output_format(job.target)
-        job.mode, job.notes = _files.plan_output(picture, fmt, args.background)
-        for frame in picture.frames:
-            h, w = self.plan.out_size(*frame.shape[:2])
-            if h * w > args.max_output_pixels:
-                raise _files.PictureError(
-                    f"the output would be {h}x{w} = {h * w:,} pixels, above the limit of "
-                    f"{args.max_output_pixels:,} (raise it with --max-output-pixels)"
-                )
-            if h == 0 or w == 0:
-                raise _files.PictureError(f"the output would be {h}x{w}: empty")
+        job.mode, job.notes = _files.plan_output(job.picture, _files.output_format(job.target), self.args.background)
+        check_sizes(self.plan, job.picture, self.args.max_output_pixels)
 
     def flush(self, jobs: list[_Job]) -> None:
         """Resizes the frames of ``jobs`` (equal shapes batched) and writes the files."""
-        groups: dict = {}
-        for job in jobs:
-            for i, frame in enumerate(job.picture.frames):
-                key = (frame.shape, frame.dtype.str, job.picture.has_alpha)
-                groups.setdefault(key, []).append((job, i))
-        failed: dict = {}
-        for (_, _, alpha), members in groups.items():
-            try:
-                outs = resize_frames(self.plan, [job.picture.frames[i] for job, i in members], alpha)
-            except (ValueError, TypeError) as error:  # e.g. a pil_* mode on data Pillow has no mode for
-                for job, _ in members:
-                    failed.setdefault(id(job), str(error).splitlines()[0])
-                continue
-            for (job, i), out in zip(members, outs):
-                job.resized.append((i, out))
+        results = resize_pictures(self.plan, [job.picture for job in jobs])
         self.finish()  # the previous batch's files, encoded while this batch was resized
-        for job in jobs:
-            if id(job) in failed:
-                self.skip(job, failed[id(job)])
+        for job, frames in zip(jobs, results):
+            if isinstance(frames, str):
+                self.skip(job, frames)
                 continue
-            frames = [out for _, out in sorted(job.resized, key=lambda t: t[0])]
             opts = dict(background=self.args.background, quality=self.args.quality, options=dict(self.args.save_option))
             write = self.pool.submit(_files.write_picture, job.target, job.picture, frames, job.mode, **opts)
             self.pending.append((job, frames, write))
@@ -517,7 +516,7 @@ class _Run:
             for note in job.notes:
                 self.say(f"note {job.target}: {note}", error=True)
             self.bar.update(1)
-            job.picture, job.resized = None, []  # free the frames
+            job.picture = None  # free the frames
 
 
 def enable_compilation_cache() -> pathlib.Path | None:
