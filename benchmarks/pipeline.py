@@ -7,7 +7,9 @@ batching ``--batch`` images with ``--workers`` worker processes:
 
 - **jax_resize.grain**: ``grain.DataLoader`` with ``DecodeImage``, ``Resize(256, crop=224)`` (torchvision's
   preset; one resize of the crop's shape), ``grain.transforms.Batch``; and with ``Resize(256)``, ``CenterCrop(224)``
-  apart (each resized size its own program);
+  apart (each resized size its own program); and with ``device=True`` (the workers decode and compute the
+  geometry, ``jax_resize.grain.batch`` pads each batch to the global grid, ``on_device`` resizes it in the
+  main process on the default device);
 - **grain + cv2**: the same loader with ``cv2.imdecode`` and ``cv2.resize(INTER_LINEAR)`` (grain's tutorial; no
   antialiasing, so not the same pixels);
 - **tf.data**: ``tf.io.decode_jpeg``, ``tf.image.resize(antialias=True)``, a central crop,
@@ -88,7 +90,14 @@ class Cv2DecodeResizeCrop(grain.transforms.Map):
 
 def _grain_operations(kind: str, batch: int):
     from jax_resize.grain import CenterCrop, DecodeImage, Resize
+    from jax_resize.grain import batch as pad_and_stack
 
+    if kind == DEVICE_ROW:
+        return [
+            DecodeImage(),
+            Resize(SHORT, crop=CROP, device=True),
+            grain.transforms.Batch(batch, batch_fn=pad_and_stack),
+        ]
     if kind == "jax_resize.grain":
         return [DecodeImage(), Resize(SHORT, crop=CROP), grain.transforms.Batch(batch)]
     if kind == "jax_resize.grain, crop apart":
@@ -127,18 +136,25 @@ def _epochs(make_iter, images: int, batch: int, epochs: int):
     return rates, memory
 
 
+def _loader(kind: str, paths, batch: int, workers: int):
+    """The row's grain loader; the device row's batches resized on the device (waited for)."""
+    loader = grain.DataLoader(
+        data_source=paths,
+        sampler=grain.samplers.IndexSampler(len(paths), shuffle=False, num_epochs=1),
+        operations=_grain_operations(kind, batch),
+        worker_count=workers,
+    )
+    if kind != DEVICE_ROW:
+        return loader
+    import jax
+
+    from jax_resize.grain import on_device
+
+    return (jax.block_until_ready(b) for b in on_device(loader))
+
+
 def run_grain(kind: str, paths, batch: int, workers: int, epochs: int):
-    operations = _grain_operations(kind, batch)
-
-    def make_iter():
-        return grain.DataLoader(
-            data_source=paths,
-            sampler=grain.samplers.IndexSampler(len(paths), shuffle=False, num_epochs=1),
-            operations=operations,
-            worker_count=workers,
-        )
-
-    return _epochs(make_iter, len(paths), batch, epochs)
+    return _epochs(lambda: _loader(kind, paths, batch, workers), len(paths), batch, epochs)
 
 
 def run_tf(paths, batch: int, workers: int, epochs: int):
@@ -193,20 +209,16 @@ def count_programs(kind: str, paths, batch: int) -> int:
     jax.monitoring.register_event_duration_secs_listener(
         lambda name, *_a, **_k: compiled.append(name) if name == "/jax/core/compile/backend_compile_duration" else None
     )
-    loader = grain.DataLoader(
-        data_source=paths,
-        sampler=grain.samplers.IndexSampler(len(paths), shuffle=False, num_epochs=1),
-        operations=_grain_operations(kind, batch),
-        worker_count=0,
-    )
-    for _ in loader:
+    for _ in _loader(kind, paths, batch, 0):
         pass
     return len(compiled)
 
 
+DEVICE_ROW = "jax_resize.grain, device=True"
 ROWS = [
     "jax_resize.grain",
     "jax_resize.grain, crop apart",
+    DEVICE_ROW,
     "grain + cv2",
     "tf.data",
     "torch DataLoader + torchvision v2",

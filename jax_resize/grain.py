@@ -7,6 +7,8 @@ options keyword-only, acting on an image element ``[H, W]`` / ``[H, W, C]`` (num
 or with ``key=`` on that entry of a dict element. Pixels follow ``preset``'s library with its method
 names (``"torchvision"``, ``"pillow"``, ``"tf"``, ``"opencv"``, ``"jax"``); dtypes and exactness:
 :func:`jax_resize._src.transforms.resample`. ``output_shape(input_shape)`` gives the output shape.
+With ``device=True`` the workers compute geometry only and :func:`on_device` resizes each batch
+stacked by :func:`batch` on the accelerator.
 
 Example:
   >>> import grain, numpy as np

@@ -200,7 +200,8 @@ def resample(
     * ``"tf"``: ``tf.image.resize(method, antialias)``: float32 out (nearest keeps the dtype).
     * ``"opencv"``: ``cv2.resize`` with ``INTER_<METHOD>``: nearest flags bit for bit, filters
       within 1 (:func:`jax_resize.compat.cv2_resize`). uint8 out.
-    * ``"jax"``: ``jax.image.resize(method, antialias)``. The input's dtype out.
+    * ``"jax"``: ``jax.image.resize(method, antialias)``: float32 out for filters of integer
+      images (jax.image's rule), nearest keeps the dtype.
 
     Raises:
       ValueError / TypeError: as :func:`check_method`; ``image`` not 2-D or 3-D.
