@@ -35,6 +35,10 @@ def output_shape(input_shape, size=None, scale=None) -> tuple[int, ...]:
       ValueError: rank < 3, both or neither of ``size``/``scale``, wrong counts, sizes < 0,
         scales <= 0 or non-finite.
       TypeError: non-integer sizes, non-numeric scales.
+
+    Example:
+      >>> output_shape((2, 15, 20, 3), scale=1.5)
+      (2, 22, 30, 3)
     """
     input_shape = tuple(input_shape)
     if len(input_shape) < 3:

@@ -124,6 +124,10 @@ class Resize(_grain.transforms.Map):
         mapping, for an element that is not an image.
 
     Source: torchvision ``transforms.v2.Resize`` (sizes); pixels by ``preset``.
+
+    Example:
+      >>> Resize(256, crop=224).map(np.zeros((480, 640, 3), np.uint8)).shape
+      (224, 224, 3)
     """
 
     size: Any
@@ -173,6 +177,11 @@ class CenterCrop(_grain.transforms.Map):
     pending output (geometry only).
 
     Source: torchvision ``transforms.v2.functional.center_crop``.
+
+    Example:
+      >>> CenterCrop((2, 3)).map(np.arange(16).reshape(4, 4))
+      array([[ 4,  5,  6],
+             [ 8,  9, 10]])
     """
 
     size: Any
@@ -213,6 +222,14 @@ class RandomResizedCrop(_grain.transforms.RandomMap):
         positive numbers (``scale`` at most 1).
 
     Source: torchvision ``transforms.v2.RandomResizedCrop``.
+
+    Example:
+      >>> crop = RandomResizedCrop(64)
+      >>> top, left, h, w = crop.box(480, 640, np.random.default_rng(0))  # inside, 8-100 % of the area
+      >>> 0 <= top <= 480 - h and 0 <= left <= 640 - w and 0.08 * 480 * 640 <= h * w <= 480 * 640
+      True
+      >>> crop.random_map(np.zeros((480, 640, 3), np.uint8), np.random.default_rng(0)).shape
+      (64, 64, 3)
     """
 
     size: Any
@@ -273,6 +290,10 @@ class ResizeWithPad(_grain.transforms.Map):
         ``bilinear`` without antialias).
 
     Source: TensorFlow ``tf.image.resize_with_pad``.
+
+    Example:
+      >>> ResizeWithPad(64).map(np.full((30, 60), 255, np.uint8))[14:18, 0]
+      array([  0.,   0., 255., 255.], dtype=float32)
     """
 
     size: Any
@@ -312,6 +333,14 @@ def batch(elements):
 
     Raises:
       ValueError: pending images of one batch with different output shapes or presets.
+
+    Example:
+      >>> images = [np.zeros((300, 400, 3), np.uint8), np.zeros((500, 375, 3), np.uint8)]
+      >>> pending = [Resize(256, crop=224, device=True).map(x) for x in images]
+      >>> batch(pending).images.shape  # padded to the grid: 512 x 448
+      (2, 512, 448, 3)
+      >>> next(on_device([batch(pending)])).shape
+      (2, 224, 224, 3)
     """
     first = elements[0]
     if isinstance(first, _p.Pending):
@@ -387,6 +416,12 @@ class DecodeImage(_grain.transforms.Map):
         ``on_error="raise"``, an element that is not an image Pillow can read.
 
     Source: Pillow ``Image.open``, ``ImageOps.exif_transpose``, ``Image.convert``.
+
+    Example:
+      >>> DecodeImage().map(b"not an image") is None  # dropped: logged and counted
+      True
+      >>> decode_errors()["UnidentifiedImageError"] >= 1  # this process's count by reason
+      True
     """
 
     _: dataclasses.KW_ONLY
