@@ -11,13 +11,16 @@ runs in ``--runs`` fresh processes (default 3): the row is the process with the 
 the last two columns list every process's ratios, since page faults and huge-page availability
 move single runs by up to 3x on a shared 2-core machine.
 
-Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output benchmarks/RESULTS.md]
+Usage: ``python benchmarks/run.py [--repeats 7] [--runs 3] [--only NAME ...] [--output FILE]
 [--section tensors|photos|ragged|shrinks|first|streams|all]`` (photos: benchmarks/photos.py, one fresh process per row;
 ragged: benchmarks/ragged.py, 64 photos of mixed sizes to one shape, all rows in one fresh process; shrinks:
 benchmarks/shrinks.py, first calls of extreme shrinks against jax.image / Pillow, one fresh process per row; first:
 benchmarks/first_calls.py, first calls of new photo shapes and small eager calls against jax.image, one fresh
 process per row; streams: benchmarks/streams.py, 400 + 100 distinct photo sizes, one fresh default process).
 Peers that are not installed are reported as n/a (``pip install -e ".[bench]"`` installs them).
+``--output FILE`` also writes the table with its machine line to FILE, replacing it (not
+``benchmarks/RESULTS.md``, which is kept by hand: the new table goes into its script's section there,
+and the table it replaces into the dated log in ``benchmarks/results/``).
 
 Allocation: every section measures the process a user gets (glibc's default malloc). XLA:CPU (and
 torch) allocate every output afresh; glibc serves large buffers with fresh mmap'd 4 KiB pages, so
@@ -25,7 +28,8 @@ each call pays first-touch page faults (about 50 ms per 128 MB on the reference 
 dominate memory-bound resizes. ``--tuned-malloc`` re-executes the script with
 ``GLIBC_TUNABLES=glibc.malloc.hugetlb=1`` (glibc >= 2.35: large allocations are madvise'd for
 transparent huge pages, 512x fewer faults) — for every library alike, since they share the
-process: the extra, tuned column of RESULTS.md. ``--default-malloc`` is accepted (the default).
+process: the tuned process's tables in ``benchmarks/results/cpu_tables.md``. ``--default-malloc`` is
+accepted (the default).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ import sys
 import time
 
 MALLOC_TUNABLES = "glibc.malloc.hugetlb=1"
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "RESULTS.md")  # kept by hand: not an --output
 if "--tuned-malloc" in sys.argv and os.environ.get("GLIBC_TUNABLES") != MALLOC_TUNABLES:
     os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "GLIBC_TUNABLES": MALLOC_TUNABLES})
 
@@ -237,7 +242,9 @@ def main(argv=None):
         "--runs", type=int, default=3, help="fresh processes per workload; the table shows the median run and the range"
     )
     parser.add_argument("--only", nargs="*", help="substrings of workload names to run")
-    parser.add_argument("--output", help="also write the table (with machine info) to this Markdown file")
+    parser.add_argument(
+        "--output", help="also write the table (with machine info) to this Markdown file, replacing it (not RESULTS.md)"
+    )
     parser.add_argument("--default-malloc", action="store_true", help="glibc's default malloc (the default)")
     parser.add_argument("--tuned-malloc", action="store_true", help=f"GLIBC_TUNABLES={MALLOC_TUNABLES}")
     parser.add_argument(KEEP, action="store_true", help="call jax_resize.keep_freed_memory() in every process")
@@ -257,6 +264,8 @@ def main(argv=None):
     parser.add_argument("--shrink-workload", help=argparse.SUPPRESS)  # internal: one shrink row
     parser.add_argument("--first-workload", help=argparse.SUPPRESS)  # internal: one first-call row
     args = parser.parse_args(argv)
+    if args.output and os.path.abspath(args.output) == RESULTS:
+        parser.error("--output would replace benchmarks/RESULTS.md, which is kept by hand: write another file")
     if args.first_workload is not None:
         import first_calls
 

@@ -1,8 +1,8 @@
 """The host-side limits: sizes of the weights, plans and caches built on the host, the same on
 every backend. Below the execution layer (it imports nothing of the package), so that the weights
 layer (``weights.py``, ``records.py``) and the execution layer read one table. Each field says
-what it bounds; the measurements that set it are in ``benchmarks/RESULTS.md`` under the section
-named in its comment. The device-dependent thresholds are the rows of ``execution/tuning.py``.
+what it bounds; the measurements that set it are in ``benchmarks/RESULTS.md`` or its dated log
+(``benchmarks/results/``, indexed there) under the section named in its comment. The device-dependent thresholds are the rows of ``execution/tuning.py``.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ On XLA's CPU backend :func:`.decide.chain_form` may choose, for a large intermed
   (:func:`~.polyphase.polyphase_nd`): each output reads its taps straight from the input, so there
   is no intermediate at all.
 
-The measurements behind both are in ``benchmarks/RESULTS.md`` ("Large intermediates on CPU",
+The measurements behind both are in ``benchmarks/results/cpu_passes.md`` ("Large intermediates on CPU",
 "Two decimations as one pass").
 """
 

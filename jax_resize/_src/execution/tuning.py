@@ -4,8 +4,8 @@ Contract: :data:`TUNING` maps a backend (``"cpu"``, ``"gpu"``, ``"tpu"``) to a :
 :func:`tuning_for` resolves a jax backend name to its row. :mod:`.decide` reads these rows and
 nothing else reads a threshold. The host-side limits, which do not depend on the device, are
 ``host.HOST`` (below this layer: the weights layer reads them too). Each field says what
-it bounds and why; the measurements that set it are in ``benchmarks/RESULTS.md`` under the
-section named in its comment.
+it bounds and why; the measurements that set it are in ``benchmarks/RESULTS.md`` or its dated
+log (``benchmarks/results/``, indexed there) under the section named in its comment.
 
 A value not measured on a backend is listed in that row's ``not_measured``; such rows never turn
 on a CPU-only form (row loops, row blocks, the fused two-axis decimation, CPU compiler options).
