@@ -1,7 +1,8 @@
 """Sphinx configuration of the documentation site (issue 37): the API reference is generated from
 ``__all__`` of ``jax_resize``, ``jax_resize.compat``, ``jax_resize.flax``, ``jax_resize.grain`` and
-``jax_resize.beam``; README.md, CHANGELOG.md and docs/architecture.md are included as they are; the
-colab notebooks are rendered, not executed.
+``jax_resize.beam``; the guide is one page per task (``docs/guide/``, its code blocks run by
+``tests/test_guide.py``); CHANGELOG.md is included as it is; the colab notebooks are rendered, not
+executed.
 
 Build: ``sphinx-build -W --keep-going -b html docs docs/_build/html`` (``.ci/docs.sh``).
 """
@@ -39,7 +40,7 @@ napoleon_numpy_docstring = False
 # the notebooks are executed by the test suite (tests need the extras and minutes); here they are
 # rendered as stored
 nb_execution_mode = "off"
-# slug anchors on the headings of the included README and docs (links such as guide.html#limits)
+# slug anchors on the headings of the pages (links such as guide/limits.html#large-shrinks)
 myst_heading_anchors = 3
 
 html_theme = "furo"

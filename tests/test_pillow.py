@@ -146,12 +146,12 @@ def test_pass_order_matters_and_is_pillows():
 
 
 def test_installed_pillow_is_the_readme_oracle():
-    """The installed Pillow, the README's Pillow rows and sentence, and the test extra's pin all name
+    """The installed Pillow, the documented Pillow rows and sentence, and the test extra's pin all name
     the release series the presets reproduce (the fixture fails every test here otherwise)."""
     major = PILLOW_ORACLE_MAJOR
     assert int(PIL.__version__.split(".")[0]) == major, PIL.__version__
     readme.row(f"`PIL.Image.resize` (Pillow {major})")  # one row, measured by test_compat_pil
-    text = readme.README.read_text(encoding="utf-8")
+    text = readme.text()  # the README and the guide pages
     assert f"The Pillow rows hold for Pillow {major}, the release the `[test]` extra pins" in text
     pyproject = (readme.README.parent / "pyproject.toml").read_text(encoding="utf-8")
     test_extra = re.search(r"^test = \[\n(.*?)^\]", pyproject, re.S | re.M)[1]
