@@ -105,6 +105,16 @@ class ResizeImages(beam.PTransform):
       ValueError: no or both of ``size`` and ``scale``, an invalid value, or an option that does
         not apply to ``mode``.
       TypeError: an unknown keyword; at run time, an element of another type.
+
+    Example:
+      >>> import io, numpy as np, PIL.Image
+      >>> from apache_beam.runners.portability.fn_api_runner import FnApiRunner  # in this process
+      >>> png = io.BytesIO()
+      >>> PIL.Image.fromarray(np.zeros((40, 60, 3), np.uint8)).save(png, "PNG")
+      >>> with beam.Pipeline(runner=FnApiRunner()) as p:
+      ...     out = p | beam.Create([("a", png.getvalue()), ("b", b"junk")]) | ResizeImages(size=(20, 30))
+      ...     _ = out | beam.combiners.ToList() | beam.Map(lambda rs: print(sorted((r.source, r.out_size) for r in rs)))
+      [('a', (20, 30)), ('b', None)]
     """
 
     def __init__(

@@ -31,6 +31,7 @@ EXAMPLE_MODULES = [
     "jax_resize._src.ragged",
     "jax_resize._src.resize",
     "jax_resize._src.validation",
+    "jax_resize.beam",
     "jax_resize.flax",
     "jax_resize.grain",
 ]

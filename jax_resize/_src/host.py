@@ -2,7 +2,8 @@
 every backend. Below the execution layer (it imports nothing of the package), so that the weights
 layer (``weights.py``, ``records.py``) and the execution layer read one table. Each field says
 what it bounds; the measurements that set it are in ``benchmarks/RESULTS.md`` or its dated log
-(``benchmarks/results/``, indexed there) under the section named in its comment. The device-dependent thresholds are the rows of ``execution/tuning.py``.
+(``benchmarks/results/``, indexed there) under the section named in its comment. The
+device-dependent thresholds are the rows of ``execution/tuning.py``.
 """
 
 from __future__ import annotations
