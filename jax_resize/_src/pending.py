@@ -156,15 +156,8 @@ class _Call(NamedTuple):
 @functools.lru_cache(maxsize=4096)
 def _call(shape, dtype, resized, window, preset: str, method: str, antialias: bool) -> _Call:
     """The records the host mode applies to an image of ``shape``, read from its front end's jaxpr."""
-    from .execution import apply
-
-    def front_end(x):
-        first = 2 if preset == "torchvision" else 0  # torch's [N, C, H, W]
-        top, left, h, w = window
-        with apply.output_window({first: (top, top + h), first + 1: (left, left + w)}):
-            return _t._resample(x, resized, method, preset, antialias)
-
-    jaxpr = jax.make_jaxpr(front_end)(jax.ShapeDtypeStruct(shape, dtype))
+    front_end = functools.partial(_t.preset_resize, size=resized, method=method, preset=preset, antialias=antialias)
+    jaxpr = jax.make_jaxpr(lambda x: front_end(x, window=window))(jax.ShapeDtypeStruct(shape, dtype))
     planned = [e for e in jaxpr.eqns if e.primitive.name == "jax_resize_planned"]
     others = {e.primitive.name for e in jaxpr.eqns} - _LAYOUT - {"jax_resize_planned"}
     if len(planned) > 1 or others:
@@ -176,8 +169,7 @@ def _call(shape, dtype, resized, window, preset: str, method: str, antialias: bo
     if not planned:
         return _Call((), (), out_dtype, out_dtype)
     fn = planned[0].params["fn"]
-    offset = 2 if preset == "torchvision" else 0
-    records = tuple((axis - offset, _plain(record)) for axis, record in fn.ops)
+    records = tuple((axis - _t.height_axis(preset), _plain(record)) for axis, record in fn.ops)
     options = tuple({**dict(fn.static), "dtype": fn.dtype, "strategy": fn.strategy}.items())
     return _Call(records, options, planned[0].invars[0].aval.dtype, out_dtype)
 
@@ -243,8 +235,8 @@ def _batch_records(pb: PendingBatch):
     applied = [c for c in calls if c.records] or [calls[0]._replace(options=(("dtype", calls[0].out_dtype),))]
 
     def ordered(call):  # an integer per-pass policy: the library's pass order is part of the result
-        kw = dict(call.options)
-        return np.dtype(kw["dtype"]).kind in "iu" and kw.get("integer") is not None and kw["integer"].passes
+        policy = _integer_policy(call.options)
+        return policy is not None and policy.passes
 
     variants = tuple(sorted({_variant(c, ordered(c)) for c in applied}, key=repr))
     records, choice, kinds = [], [], ["gather", "gather"]
@@ -284,6 +276,12 @@ def _stack(records, structure: _Structure):
     return arrays
 
 
+def _integer_policy(options):
+    """The integer policy of ``run()``'s keywords where the output is integer, else ``None``."""
+    kw = dict(options)
+    return kw.get("integer") if np.dtype(kw["dtype"]).kind in "iu" else None
+
+
 def _apply_fixed(record, kw):
     from .execution import apply
 
@@ -311,11 +309,10 @@ def _program(images, arrays, choice, structure: _Structure):
     def one(image, arrays, choice):
         out = None
         for i, (order, options, in_dtype) in enumerate(structure.variants):
-            kw = dict(options)
-            integer = kw.get("integer")
-            fixed = np.dtype(kw["dtype"]).kind in "iu" and integer is not None and integer.fixed_point_bits is not None
+            policy = _integer_policy(options)
+            fixed = policy is not None and policy.fixed_point_bits is not None
             ops = [(a, record(a, arrays[a], image.shape[a], fixed)) for a in order]
-            result = apply.run(image.astype(in_dtype), ops, **kw)
+            result = apply.run(image.astype(in_dtype), ops, **dict(options))
             out = result if out is None else jnp.where(choice == i, result, out)
         return out
 

@@ -206,25 +206,39 @@ def resample(
     Raises:
       ValueError / TypeError: as :func:`check_method`; ``image`` not 2-D or 3-D.
     """
-    from .execution import apply
-
     preset, method = check_method(preset, method, antialias)
     image = np.asarray(image)
     if image.ndim not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {image.shape}.")
+    out = np.asarray(preset_resize(image, size, method, preset, antialias, window))
     if window is None:
-        return np.asarray(_resample(image, size, method, preset, antialias))
+        return out
     top, left, wh, ww = window
-    first = 2 if preset == "torchvision" else 0  # torch's [N, C, H, W]
-    with apply.output_window({first: (top, top + wh), first + 1: (left, left + ww)}):
-        out = np.asarray(_resample(image, size, method, preset, antialias))
     if out.shape[0] != wh:  # an axis the library copies (its size unchanged) is cut here
         out = out[top : top + wh]
     return out if out.shape[1] == ww else out[:, left : left + ww]
 
 
+def height_axis(preset: str) -> int:
+    """The axis of the image's height in the array ``preset``'s front end resamples (torch's
+    ``[N, C, H, W]``; the others take the image as it is); the width's follows it."""
+    return 2 if preset == "torchvision" else 0
+
+
+def preset_resize(image, size: tuple[int, int], method: str, preset: str, antialias: bool, window=None):
+    """The front-end call of :func:`resample` (checked arguments), of a numpy image or a tracer: a
+    jax array; with ``window``, the axes it resamples computed for the window's outputs only."""
+    from .execution import apply
+
+    if window is None:
+        return _resample(image, size, method, preset, antialias)
+    top, left, wh, ww = window
+    first = height_axis(preset)
+    with apply.output_window({first: (top, top + wh), first + 1: (left, left + ww)}):
+        return _resample(image, size, method, preset, antialias)
+
+
 def _resample(image, size: tuple[int, int], method: str, preset: str, antialias: bool):
-    """:func:`resample` without the window, of a numpy image or a tracer (a jax array out)."""
     from .. import compat  # the front ends import jax: only when pixels are resized
     from .resize import resize
 
