@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import collections
 import json
+import os
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -80,26 +82,25 @@ def test_pil_stream_is_pillow_exact_and_bounded(photo, pillow_oracle):
         np.testing.assert_array_equal(out, want, err_msg=f"{h}x{w}")
 
 
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+#: The stream of ``test_memory_stops_growing`` in a child: ``argv`` tests/, photo.npy, shapes (JSON).
 _GROWTH = textwrap.dedent(
     """
-    import json, os, sys
-    import jax, numpy as np
+    import json, sys
+    sys.path.insert(0, sys.argv[1])
+    import numpy as np
     import jax_resize
-    compiles = [0]
-    jax.monitoring.register_event_duration_secs_listener(
-        lambda event, duration, **kw: compiles.__setitem__(
-            0, compiles[0] + (event == "/jax/core/compile/backend_compile_duration")
-        )
-    )
-    def rss_mb():
-        with open("/proc/self/statm") as f:
-            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
-    photo = np.load(sys.argv[1])
-    for i, (h, w) in enumerate(json.loads(sys.argv[2])):
+    from test_buckets import _COMPILES, _rss_mb
+    photo = np.load(sys.argv[2])
+    for i, (h, w) in enumerate(json.loads(sys.argv[3])):
         jax_resize.resize(np.ascontiguousarray(photo[:h, :w]), (200, 200, 3), "cubic").block_until_ready()
         if i == 19:
-            mark, compiled = rss_mb(), compiles[0]
-    print(json.dumps({"grown_mb": rss_mb() - mark, "compiled_after": compiles[0] - compiled}))
+            mark, compiled = _rss_mb(), _COMPILES[0]
+    print(json.dumps({"grown_mb": _rss_mb() - mark, "compiled_after": _COMPILES[0] - compiled}))
     """
 )
 
@@ -110,7 +111,14 @@ def test_memory_stops_growing(photo, tmp_path):
     shapes = _shapes(60, 3, hi=800)
     np.save(tmp_path / "photo.npy", photo[:800, :800])
     run = subprocess.run(
-        [sys.executable, "-c", _GROWTH, str(tmp_path / "photo.npy"), json.dumps(shapes)],
+        [
+            sys.executable,
+            "-c",
+            _GROWTH,
+            str(pathlib.Path(__file__).parent),
+            str(tmp_path / "photo.npy"),
+            json.dumps(shapes),
+        ],
         capture_output=True,
         text=True,
         timeout=600,
