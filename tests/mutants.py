@@ -104,8 +104,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "nan_mask_dropped",
         "jax_resize/_src/execution/banded.py",
-        "term = lax.select(lax.ne(w, lax.full_like(w, 0)), term, lax.full_like(term, 0))",
-        "term = lax.select(lax.ne(w, lax.full_like(w, 0)), term, term)",
+        "v = lax.select(lax.ne(w, lax.full_like(w, 0)), v, lax.full_like(v, 0))",
+        "v = lax.select(lax.ne(w, lax.full_like(w, 0)), v, v)",
         # the select stays (the count of selects is asserted structurally); only its effect goes
         "banded: a zero-weight tap's term kept (0 * NaN), so a NaN/Inf input spreads past its window",
         {"tests/test_strategies.py": r"^test_banded_skips_zero_weights_only_where_needed$"},

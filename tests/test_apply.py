@@ -457,14 +457,15 @@ def test_concrete_input_inside_a_callers_jit():
 
 
 def test_eager_falls_back_when_xla_lacks_the_options(monkeypatch):
-    x = RNG.random((9, 11)).astype(np.float32)
-    want = np.asarray(jax.jit(lambda v: resize(v, (5, 7), "linear"))(x))
+    # the options are for exact programs (integer fixed point): a pil_* uint8 resize
+    x = (RNG.random((9, 11)) * 255).astype(np.uint8)
+    want = np.asarray(jax.jit(lambda v: resize(v, (5, 7), "pil_bilinear", strategy="banded"))(x))
 
     def unknown(*args, **kwargs):
         raise RuntimeError("INVALID_ARGUMENT: No such compile option: 'xla_cpu_use_fusion_emitters'")
 
     monkeypatch.setitem(_apply._WITH_OPTIONS, CPU_OPTIONS, unknown)
-    np.testing.assert_allclose(resize(x, (5, 7), "linear", strategy="banded"), want, rtol=1e-6)
+    np.testing.assert_array_equal(resize(x, (5, 7), "pil_bilinear", strategy="banded"), want)
     assert _apply._WITH_OPTIONS[CPU_OPTIONS] is None  # given up once and for all
 
     def broken(*args, **kwargs):
@@ -473,7 +474,7 @@ def test_eager_falls_back_when_xla_lacks_the_options(monkeypatch):
     monkeypatch.setitem(_apply._WITH_OPTIONS, CPU_OPTIONS, broken)
     if jax.default_backend() == "cpu":
         with pytest.raises(RuntimeError, match="some other failure"):
-            resize(x, (5, 9), "linear", strategy="banded")
+            resize(x, (5, 9), "pil_bilinear", strategy="banded")
 
 
 @pytest.mark.parametrize("method", ["nearest", "linear", "lanczos3"])

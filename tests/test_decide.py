@@ -111,9 +111,10 @@ def test_narrow_intermediate():
 
 def test_compiler_options_and_fetching():
     band, poly = _band(2), types.SimpleNamespace(default_compiler=True)
-    assert decide.compiler_options([band], CPU) == dict(CPU.compiler_options)
-    assert decide.compiler_options([band, poly], CPU) is None
-    assert decide.compiler_options([band], GPU) is None and decide.compiler_options([band], TPU) is None
+    assert decide.compiler_options([band], CPU, True) == dict(CPU.compiler_options)
+    assert decide.compiler_options([band], CPU, False) is None  # float: a caller's jit's options
+    assert decide.compiler_options([band, poly], CPU, True) is None
+    assert decide.compiler_options([band], GPU, True) is None and decide.compiler_options([band], TPU, True) is None
     shared = types.SimpleNamespace(fetch_all=True)
     assert decide.fetched(np.zeros(1, np.uint8), shared) and not decide.fetched(np.zeros(1, np.uint8), band)
 

@@ -184,7 +184,8 @@ def _eager(x, plans, stored=False, **static):
     """:data:`apply` for a concrete ``x``, compiled with :func:`.decide.compiler_options` unless a
     trace is active (falls back to the default options, once and for all, on a jax or an XLA that
     does not know them); ``stored``: through :mod:`.stored` (a bucketed program)."""
-    options = _decide.compiler_options(plans, static["tuning"])
+    exact = all(p.gathers or b == INT32 for p, b in zip(plans, static["fixed_shifts"]))
+    options = _decide.compiler_options(plans, static["tuning"], exact)
     if not _top_level():
         return apply(x, plans, **static)
     function, key = apply, ()
@@ -313,13 +314,20 @@ def run(
         return _traced(x, ops, strategy, dtype, tuning_for(backend or _default_platform()), static)
     tuning = tuning_for(_platform(x) if backend is None else backend)
     ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)
-    # an eager call: a bucketed program while its shape is new
-    options = (strategy, dtype.str, integer, float(extrapolation_value), str(precision), local_nonfinite)
-    found = _buckets.bucketed(x, ops, strategy, options, tuning)
-    if found is not None:
-        (x, ops), strategy = found, "bucketed"
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
-    return _eager(x, plans.device(), stored=strategy == "bucketed", fixed_shifts=shifts, tuning=tuning, **static)
+    # an eager call: a shared program (padded shapes) while its shape is new, same arithmetic
+    options = (strategy, dtype.str, integer, float(extrapolation_value), str(precision), local_nonfinite)
+    exact = [b == INT32 for b in shifts]
+    separate = dtype.kind in "iu" and integer.passes
+    found = _buckets.shared(x, ops, strategy, options, plans.host, exact, tuning, separate=separate)
+    if found is None:
+        return _eager(x, plans.device(), fixed_shifts=shifts, tuning=tuning, **static)
+    padded, padded_ops, loops = found
+    shared, shared_shifts = _plans(tuple(padded_ops), "bucketed", dtype, integer, tuning)
+    kept = _strategies.like_own(shared.host, plans.host, loops, integer_input=x.dtype.kind in "biu")
+    shared_plans = jax.device_put(kept)
+    y = _eager(padded, shared_plans, stored=True, fixed_shifts=shared_shifts, tuning=tuning, **static)
+    return _buckets.cut(y, ops)
 
 
 #: ``{axis: (start, stop)}``: the outputs the calls inside :func:`output_window` keep.

@@ -121,12 +121,14 @@ def sum_terms(terms, chains: int):
 
 def _term(w, v, dtype, skip: bool):
     """One tap's term ``w * v`` (``v`` converted to ``dtype`` inside the fused loop: integer input
-    is read as it is), zero where ``w`` is zero when ``skip`` (NaN/Inf stay local). The term of
-    both :func:`banded_traced` and :func:`row_loop`."""
-    term = lax.mul(w, lax.convert_element_type(v, dtype))
+    is read as it is); when ``skip``, ``v`` is taken as 0 where ``w`` is zero (NaN/Inf stay local).
+    Masking the input rather than the term keeps ``sum + w * v`` a multiply-add XLA can contract
+    in masked columns as in unmasked ones (a shared program masks its padded columns too). The
+    term of both :func:`banded_traced` and :func:`row_loop`."""
+    v = lax.convert_element_type(v, dtype)
     if skip:  # the `where` costs: 12 MP uint8 -> 224 rows pass 40 -> 16 ms without it
-        term = lax.select(lax.ne(w, lax.full_like(w, 0)), term, lax.full_like(term, 0))
-    return term
+        v = lax.select(lax.ne(w, lax.full_like(w, 0)), v, lax.full_like(v, 0))
+    return lax.mul(w, v)
 
 
 def _take_clipped(x, index, axis: int):
@@ -272,6 +274,7 @@ class Banded(Implementation):
     rows: bool = False
     next_taps: int = 0
     tuning: Tuning | None = None
+    loop: bool | None = None  # the row-loop choice, made for a shared program's own shapes
     loops_well = True
 
     def __call__(self, x, *operands):
@@ -285,6 +288,8 @@ class Banded(Implementation):
         """Whether the CPU form is :func:`row_loop` (decided on the whole output)."""
         if not self.rows or len(self.axes) != 1:
             return False
+        if self.loop is not None:
+            return self.loop
         out, k = operands[0].shape
         return _decide.row_loop(shape, self.axes[0], k, out, self.next_taps, _row(self.tuning))
 

@@ -1,11 +1,14 @@
-"""Shape buckets: one compiled program for a class of input shapes (eager calls meeting new sizes).
+"""Shape buckets: one compiled program for a class of shapes (eager calls meeting new sizes).
 
-Contract: :func:`bucketed` gives ``(x, ops)`` of an eager call as :func:`.decide.bucket` asks —
-each resized input axis padded with zeros to :func:`.decide.bucket_size`, each record reading only
-the valid part (output sizes exact), each band's taps zero-padded to :func:`.decide.bucket_taps` —
-or ``None`` (the call gets its own program). Zero taps add exact zeros: integer fixed-point
-results are bit for bit those of the exact program, float results equal them within summation
-order (the pass order and grouping are chosen on the padded shapes). Both memories are bounded
+Contract: :func:`shared` gives the shared program's operands for an eager call as
+:func:`.decide.bucket` and :func:`.decide.shareable` allow — each resized input axis padded with
+zeros to :func:`.decide.bucket_size`, each output axis computed up to its own grid size and cut
+back by :func:`cut`, each band's taps padded to :func:`.decide.bucket_taps` — or ``None`` (the call
+runs its own program). The shared program performs the arithmetic of the call's own program:
+the own plans' pass order, grouping, masked tap columns and CPU row-loop choice are kept, and a
+padded tap has weight ``-0.0`` (the additive identity: ``s + (-0.0) == s`` for every ``s``), so
+its result is the own program's bit for bit. Calls whose own arithmetic a padded band cannot
+reproduce (polyphase, looped or dense float passes) are not shared. Both memories are bounded
 LRUs (``HOST.bucket_memory``).
 """
 
@@ -30,10 +33,9 @@ _EXACT = contextvars.ContextVar("jax_resize_exact_shapes", default=False)
 @contextlib.contextmanager
 def exact_shapes():
     """A context in which every eager call runs the program of its exact shapes, compiled on its
-    first call (one compilation per new input shape), so float results are the same bits on every
-    call of a shape. Outside it, the first ``exact_after - 1`` calls of a shape signature run a
-    shared program of padded shapes, whose float results may differ from its own program's in the
-    last bits (summation order); integer fixed-point results and gathers never do.
+    first call (one compilation per new shape signature): warm speed from the first call. The
+    results are the same bits with or without it (a shared program performs the arithmetic of the
+    call's own program); the context only chooses which program runs.
 
     Example:
       >>> import numpy as np, jax_resize
@@ -74,40 +76,74 @@ def _signature(x, ops, options) -> tuple:
     return (x.shape, str(x.dtype), sizes, options)
 
 
-def _padded(record, size: int):
-    """``record`` reading the first ``in_size`` of ``size`` inputs, bands widened with zero taps."""
+def _padded(record, size: int, out: int, width: int):
+    """``record`` reading the first ``in_size`` of ``size`` inputs and computing ``out`` rows (the
+    rows past its own are cut by :func:`cut`), a band widened to ``width`` taps of weight ``-0.0``
+    (index 0): each padded term adds ``-0.0``, which leaves every sum as it was."""
+    rows = out - record.out_size
+    outside = None if record.outside is None else np.pad(np.asarray(record.outside), (0, rows))
     if isinstance(record, _records.Gather):
-        return _records.Gather(record.index, size, record.outside)
-    k = record.width
-    width = _remember(_WIDEST, (size, record.out_size), lambda widest: _decide.bucket_taps(k, widest or 0))
-    pad = ((0, 0), (0, width - k))
-    return _records.Taps(np.pad(record.index, pad), np.pad(record.weight, pad), size, record.outside)
+        return _records.Gather(np.pad(record.index, (0, rows)), size, outside)
+    pad = ((0, rows), (0, width - record.width))
+    kind = _records.FixedTaps if isinstance(record, _records.FixedTaps) else _records.Taps
+    return kind(np.pad(record.index, pad), np.pad(record.weight, pad, constant_values=-0.0), size, outside)
 
 
-def bucketed(x, ops, requested: str, options, tuning: Tuning):
-    """``(x padded, ops padded)`` of an eager call, or ``None`` (see the module docstring).
+def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning: Tuning, *, separate: bool):
+    """``(x padded, ops padded, loops)`` of an eager call's shared program, or ``None`` (see the
+    module docstring). A band that shares a pass with another in the own program keeps its taps
+    (padded terms would fall between its own in the product order of a fused pass); a band alone
+    in its pass is padded at the end of its taps, so its own terms keep their partial sums.
+    ``loops``: whether the own first pass is the CPU row loop (the shared one must be too).
 
     Args:
       x: the concrete input (a jax array).
-      ops: ``(axis, record)`` pairs.
+      ops: ``(axis, record)`` pairs in the call's pass order.
       requested: the ``strategy=`` argument.
       options: the call's other arguments that key its program (hashable).
+      own: the plans of the call's own program, one per record.
+      exact: per plan, whether its pass runs in exact int32 fixed point.
       tuning: the backend's row.
+      separate: one plan per pass (a per-pass integer policy).
     """
     if _EXACT.get():
         return None
-    key = _signature(x, ops, options)
-    calls = _remember(_CALLS, key, lambda seen: (seen or 0) + 1)
-    if not _decide.bucket(ops, requested, calls, tuning):
+    calls = _remember(_CALLS, _signature(x, ops, options), lambda seen: (seen or 0) + 1)
+    if not _decide.bucket(ops, requested, calls, tuning) or not _decide.shareable(own, exact, tuning):
         return None
     shape = list(x.shape)
     for axis, record in ops:
         shape[axis] = _decide.bucket_size(record.in_size, tuning)
     if np.prod(shape, dtype=np.float64) > tuning.bucket_max_elements:
         return None
-    padded = [(axis, _padded(record, shape[axis])) for axis, record in ops]
+    groups = _decide.groups(own, tuning, separate=separate)
+    fused = {id(p) for group in groups if len(group) > 1 for p in group}
+    padded = []
+    for (axis, record), plan in zip(ops, own):
+        out = _decide.bucket_out_size(record.out_size, tuning)
+        width = record.width if isinstance(record, _records.Taps) else 0
+        if isinstance(record, _records.Taps) and id(plan) not in fused:
+            k, form = record.width, _decide.unrolled(record.width, tuning)  # the widest of the same form
+            width = _remember(
+                _WIDEST, (shape[axis], out, form), lambda widest, k=k: _decide.bucket_taps(k, widest or 0, tuning)
+            )
+        padded.append((axis, _padded(record, shape[axis], out, width)))
+    loops = _decide.first_pass_loops(own, x.shape, tuning, separate=separate)
     if tuple(shape) == x.shape:
-        return jax.numpy.asarray(x), padded
+        return jax.numpy.asarray(x), padded, loops
     host = np.zeros(shape, x.dtype)  # zeros: the padding is never read with a non-zero weight
     host[tuple(slice(0, n) for n in x.shape)] = np.asarray(x)
-    return jax.device_put(host), padded
+    return jax.device_put(host), padded, loops
+
+
+def cut(y, ops):
+    """A shared program's output ``y`` cut to the call's own output sizes (``ops``: its records):
+    a slice of a host view and one transfer back (an eager slice of a new shape would compile a
+    program of its own)."""
+    index = [slice(None)] * y.ndim
+    for axis, record in ops:
+        index[axis] = slice(0, record.out_size)
+    if all(s.stop is None or s.stop == n for s, n in zip(index, y.shape)):
+        return y
+    (device,) = y.devices()
+    return jax.device_put(np.ascontiguousarray(np.asarray(y)[tuple(index)]), device)

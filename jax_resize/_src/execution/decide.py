@@ -51,6 +51,31 @@ def bucket(ops, requested: str, calls: int, tuning: Tuning) -> bool:
     )
 
 
+def shareable(plans, exact, tuning: Tuning) -> bool:
+    """Whether a shared program (:mod:`.buckets`: a padded band per filter) reproduces the
+    arithmetic of ``plans`` bit for bit: every pass a gather, exact int32 fixed point (``exact``:
+    any form adds the same integers), or an unrolled band of host taps — the shared program's own
+    form. Polyphase, dense, looped and shared-band float passes sum in another order."""
+    for p, is_exact in zip(plans, exact):
+        if p.gathers or is_exact:
+            continue
+        if p.strategy != "banded" or p.row_class is not None or not p.constant or not unrolled(p.taps, tuning):
+            return False
+    return True
+
+
+def first_pass_loops(plans, shape, tuning: Tuning, *, separate: bool) -> bool:
+    """Whether the application of ``plans`` on an input of ``shape`` runs its first pass as the
+    CPU row loop (:func:`groups`, :func:`first_pass`, then :func:`row_loop`): what a shared program
+    of the same call must do, since the loop may contract multiply-adds differently."""
+    passes = groups(plans, tuning, separate=separate)
+    first = passes[0]
+    if tuning.row_loop_min_taps is None or len(first) != 1 or not first[0].fusable:
+        return False
+    p = first[0]
+    return row_loop(shape, p.axis, p.taps, int(p.index.shape[0]), next_band_taps(passes), tuning)
+
+
 def bucket_size(n: int, tuning: Tuning) -> int:
     """The smallest size of the row's grid ``>= n``: ``bucket_min * bucket_ratio**j`` (rounded up)
     up to ``bucket_large``, then ``bucket_ratio_large`` times the last."""
@@ -61,8 +86,22 @@ def bucket_size(n: int, tuning: Tuning) -> int:
     return size
 
 
-def bucket_taps(k: int, widest: int) -> int:
-    """Taps of a bucketed band of ``k`` taps: the next power of two, or the ``widest`` already met."""
+def bucket_out_size(n: int, tuning: Tuning) -> int:
+    """The outputs a shared program computes for ``n``: the smallest ``bucket_min *
+    bucket_out_ratio**j`` (rounded up) ``>= n``."""
+    size = tuning.bucket_min
+    while size < n:
+        size = math.ceil(size * tuning.bucket_out_ratio)
+    return size
+
+
+def bucket_taps(k: int, widest: int, tuning: Tuning) -> int:
+    """Taps of a shared program's band of ``k`` taps: the next power of two, or the ``widest``
+    already met; ``k`` itself below ``2 * sum_chains`` taps, where some partial sum of
+    :func:`.banded.sum_terms` is one product, which XLA contracts into the sums' addition (a
+    padded term would make it an addition and change the result's last bit)."""
+    if k < 2 * tuning.sum_chains:
+        return k
     return max(1 << max(k - 1, 0).bit_length(), widest)
 
 
@@ -174,11 +213,13 @@ def chained(passes) -> int:
     return n if n >= 2 else 0
 
 
-def compiler_options(plans, tuning: Tuning) -> dict | None:
+def compiler_options(plans, tuning: Tuning, exact: bool) -> dict | None:
     """XLA options of an eager call's own compilation, or ``None`` (XLA's defaults): the row's
-    options unless a plan asks for the defaults (polyphase interleaving ran slower without the
-    fusion emitters)."""
-    if not tuning.compiler_options or any(p.default_compiler for p in plans):
+    options for a program whose arithmetic is ``exact`` (gathers, int32 fixed point) unless a plan
+    asks for the defaults (polyphase interleaving ran slower without the fusion emitters). Float
+    programs keep XLA's defaults: a caller's ``jit`` compiles with them, and other emitters
+    contract multiply-adds differently (one answer per input, eager or traced)."""
+    if not exact or not tuning.compiler_options or any(p.default_compiler for p in plans):
         return None
     return dict(tuning.compiler_options)
 
