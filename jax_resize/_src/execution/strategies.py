@@ -444,12 +444,9 @@ def like_own(shared, own, loops: bool, *, integer_input: bool):
     out = []
     for s, o in zip(shared, own):
         if isinstance(s, BandedPlan):
-            width, own_masks = int(s.weight.shape[1]), getattr(o, "masked", None)
-            masked = s.masked
-            if integer_input or own_masks is None:
-                pass
-            elif len(s.masked or ()) == width and len(own_masks) == o.taps:
-                masked = own_masks + (True,) * (width - o.taps)
+            masked, own_masks = s.masked, None if integer_input else getattr(o, "masked", None)
+            if own_masks is not None and len(own_masks) == o.taps and len(masked or ()) == s.taps:  # both unrolled
+                masked = own_masks + (True,) * (s.taps - o.taps)
             s = dataclasses.replace(s, masked=masked, loop=loops)
         out.append(s)
     return out

@@ -114,7 +114,7 @@ class Tuning:
     bucket_ratio_large: float = 1.5
     exact_after: int = 4
     #: Output sizes of a shared program: the grid ``bucket_min * bucket_out_ratio**j`` (the rows
-    #: past a call's own are computed and cut). RESULTS.md "Streams of distinct shapes".
+    #: past a call's own are computed and cut). RESULTS.md "Shared programs with the own program's bits".
     bucket_out_ratio: float = 1.25
     #: Larger padded inputs (elements) get their own program: their run outweighs a compilation.
     bucket_max_elements: int = 1 << 27
