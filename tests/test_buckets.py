@@ -10,6 +10,7 @@ import pathlib
 import subprocess
 import sys
 import textwrap
+import zlib
 
 import jax
 import jax.numpy as jnp
@@ -314,6 +315,35 @@ def test_every_front_end_on_an_empty_input_on_every_call(name):
     call, shape, dtype = EMPTY_INPUTS[name]
     for out in _calls_1_to_5_and_exact(call):
         assert out.shape == shape and out.dtype == dtype
+
+
+#: ``(method, output)`` of a 61x83 input: shrinks and enlargements of each filter family, nearest, Pillow.
+CALLS_BY_KIND = {
+    "linear shrink": ("linear", (23, 37)),
+    "cubic enlarge": ("cubic", (130, 171)),
+    "lanczos3 shrink": ("lanczos3", (20, 19)),
+    "nearest": ("nearest", (97, 40)),
+    "pil_bicubic": ("pil_bicubic", (30, 100)),
+}
+
+
+#: Pillow's filters on uint8 here (its I;16, I and F modes have tests of their own).
+_KIND_DTYPES = [
+    (kind, dtype)
+    for kind in CALLS_BY_KIND
+    for dtype in ("float32", "float16", "uint8", "int16")
+    if dtype == "uint8" or not kind.startswith("pil_")
+]
+
+
+@pytest.mark.parametrize("strategy", ["auto", "banded", "polyphase"])
+@pytest.mark.parametrize("kind,dtype", _KIND_DTYPES)
+def test_one_answer_per_input_for_every_dtype_and_strategy(kind, dtype, strategy):
+    """Calls 1-6, ``exact_shapes`` and ``jit`` of one input give the same bits (``_twice``)."""
+    method, (h, w) = CALLS_BY_KIND[kind]
+    rng = np.random.default_rng(zlib.crc32(f"{kind} {dtype}".encode()))
+    x = rng.uniform(-300 if dtype == "int16" else 0, 255, (61, 83, 3)).astype(dtype)
+    _twice(lambda v: jax_resize.resize(v, (h, w, 3), method, strategy=strategy), x)
 
 
 def test_nan_stays_local_in_a_bucketed_program():
