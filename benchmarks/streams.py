@@ -1,7 +1,7 @@
 """The "streams" section: a stream of differently sized photos, as a notebook or a service meets them.
 
 ``python benchmarks/streams.py [--shapes 400] [--pil-shapes 100] [--seed 35] [--warm-sample 8]
-[--candidate FIELD=VALUE,...]`` runs in the process it is given (run it without ``GLIBC_TUNABLES`` for the
+[--rules 150] [--candidate FIELD=VALUE,...]`` runs in the process it is given (run it without ``GLIBC_TUNABLES`` for the
 default process a user gets; ``--candidate`` plans with the default backend's tuning row so changed, for an A/B of
 two processes). For each call of the stream — ``resize(uint8 photo, (224, 224, 3), "linear", antialias=True)``
 on ``--shapes`` distinct sizes (64-1600 px a side), then ``resize(..., "pil_bilinear")`` on ``--pil-shapes``
@@ -11,6 +11,11 @@ more — it records:
 - the process's resident memory (``/proc/self/statm``) after calls 100, 400 and the last of the first stream;
 - the wall time of each call (host planning, trace, compile, run); its mean against the warm cost of the stream's
   shapes: the mean, over ``--warm-sample`` of them evenly spaced, of a same-shape call once its own program runs.
+
+``--rules N`` (default 150; 0 skips) then runs issue 53's output rules (:data:`RULES`: fixed 224x224 and
+shorter edge 256 with linear antialias, half size with ``pil_bicubic``) on N uint8 photo crops of 300-2000 px a
+side, with Pillow and torch uint8 (channels-last) on the same images in the same process: ms per image and
+programs compiled.
 
 The photo is a real one (``../shared/data/coffee.png``, else the bundled astronaut) enlarged once to 1600x1600;
 each call reads a contiguous crop of it.
@@ -181,6 +186,67 @@ def cli_rows(count: int, rounds: int = 3) -> list[str]:
     ]
 
 
+#: The output rules of issue 53's stream: ``name -> (h, w) -> ((out_h, out_w), jax_resize method, peer filter)``.
+RULES = {
+    "fixed 224x224, linear antialias": lambda h, w: ((224, 224), "linear", "bilinear"),
+    "shorter edge 256, linear antialias": lambda h, w: (_shorter_edge(h, w, 256), "linear", "bilinear"),
+    "half size, pil_bicubic": lambda h, w: ((h // 2, w // 2), "pil_bicubic", "bicubic"),
+}
+
+
+def _shorter_edge(h: int, w: int, n: int) -> tuple[int, int]:
+    """torchvision's ``Resize(n)``: the shorter edge to ``n``, the other by ``int(n * long / short)``."""
+    return (n, int(n * w / h)) if h <= w else (int(n * h / w), n)
+
+
+def rule_rows(count: int, seed: int = 53) -> list[str]:
+    """Each rule of :data:`RULES` on ``count`` uint8 photo crops of sizes drawn uniformly in 300-2000 px
+    a side, in this process (compilations included): ms per image of jax_resize, Pillow and torch uint8
+    (channels-last, antialias), and the XLA programs compiled."""
+    import jax
+    import torch
+    from PIL import Image
+
+    import jax_resize
+
+    compiles = [0]
+    jax.monitoring.register_event_duration_secs_listener(
+        lambda event, duration, **kw: compiles.__setitem__(0, compiles[0] + (event == _COMPILE_EVENT))
+    )
+    photo = _photo(2000)
+    jax_resize.resize(np.zeros((4, 4, 3), np.uint8), (2, 2, 3), "linear").block_until_ready()  # jax warmed up
+    shapes = distinct_shapes(count, seed, lo=300, hi=2000)
+    rows = [
+        f"{count} uint8 photos, sides uniform in 300-2000 px (seed {seed}), compilations included",
+        "| rule | jax_resize ms / image | Pillow ms | torch uint8 ms | jax_resize / Pillow | programs |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    filters = {"bilinear": Image.Resampling.BILINEAR, "bicubic": Image.Resampling.BICUBIC}
+    for name, rule in RULES.items():
+        before, spent = compiles[0], {"jax": 0.0, "pil": 0.0, "torch": 0.0}
+        for h, w in shapes:
+            x = np.ascontiguousarray(photo[:h, :w])
+            (oh, ow), method, peer = rule(h, w)
+            t0 = time.perf_counter()
+            kw = {"antialias": True} if method == "linear" else {}
+            jax.block_until_ready(jax_resize.resize(x, (oh, ow, 3), method, **kw))
+            t1 = time.perf_counter()
+            Image.fromarray(x).resize((ow, oh), filters[peer])
+            t2 = time.perf_counter()
+            t = torch.from_numpy(x).permute(2, 0, 1)[None]  # NCHW view of HWC memory: channels-last
+            torch.nn.functional.interpolate(t, size=(oh, ow), mode=peer, antialias=True)
+            t3 = time.perf_counter()
+            spent["jax"] += t1 - t0
+            spent["pil"] += t2 - t1
+            spent["torch"] += t3 - t2
+        ms = {k: v / count * 1e3 for k, v in spent.items()}
+        rows.append(
+            f"| {name} | {ms['jax']:.1f} | {ms['pil']:.1f} | {ms['torch']:.2f} | {ms['jax'] / ms['pil']:.2f}x "
+            f"| {compiles[0] - before} |"
+        )
+    return rows
+
+
 def _photo_path() -> pathlib.Path:
     return HERE.parent / "jax_resize" / "data" / "astronaut.png"
 
@@ -192,6 +258,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--warm-sample", type=int, default=8, help="shapes of each stream timed warm (their mean)")
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
+    parser.add_argument("--rules", type=int, default=150, help="photo sizes of each output rule's stream (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
     parser.add_argument(
         "--candidate",
@@ -220,6 +287,9 @@ def main(argv=None) -> int:
     if args.shapes:
         with device_check.candidate_row(jax, args.candidate or {}):
             _streams(args, compiles, listener)
+    if args.rules:
+        with device_check.candidate_row(jax, args.candidate or {}):
+            print("\n".join(["", *rule_rows(args.rules)]))
     if args.cli:
         print("\n".join(["", *cli_rows(args.cli, args.rounds)]))
     return 0
