@@ -380,9 +380,15 @@ def test_grid_and_widths():
     grid = [decide.bucket_size(n, cpu) for n in (1, 64, 65, 192, 193, 576, 577, 1728, 1729)]
     assert grid == [64, 64, 192, 192, 576, 576, 1728, 1728, 2592]
     assert [decide.bucket_size(n, cpu) for n in (2593, 4032, 5833)] == [3888, 5832, 8748]
-    # below 2 * sum_chains taps a band keeps its own (a padded term would change its sums' bits)
-    assert [decide.bucket_taps(k, 0, cpu) for k in (1, 2, 3, 5, 7, 8, 9, 100)] == [1, 2, 3, 5, 7, 8, 16, 128]
-    assert decide.bucket_taps(3, 16, cpu) == 3 and decide.bucket_taps(9, 32, cpu) == 32
+    assert [decide.bucket_taps(k, 0) for k in (1, 2, 3, 5, 8, 9, 100)] == [1, 2, 4, 8, 8, 16, 128]
+    assert decide.bucket_taps(3, 16) == 16
+    # bands share a width only with bands that sum alike: the form, and one chain below 2 * sum_chains
+    assert [decide.taps_class(k, cpu) for k in (7, 8, 64, 65)] == [
+        (True, True),
+        (True, False),
+        (True, False),
+        (False, False),
+    ]
     assert [decide.bucket_out_size(n, cpu) for n in (1, 64, 65, 224, 256)] == [64, 64, 80, 247, 309]
 
 

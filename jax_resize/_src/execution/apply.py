@@ -324,7 +324,7 @@ def run(
         return _eager(x, plans.device(), fixed_shifts=shifts, tuning=tuning, **static)
     padded, padded_ops, loops = found
     shared, shared_shifts = _plans(tuple(padded_ops), "bucketed", dtype, integer, tuning)
-    kept = _strategies.like_own(shared.host, plans.host, loops, integer_input=x.dtype.kind in "biu")
+    kept = _strategies.like_own(shared.host, plans.host, loops, tuning, integer_input=x.dtype.kind in "biu")
     shared_plans = jax.device_put(kept)
     y = _eager(padded, shared_plans, stored=True, fixed_shifts=shared_shifts, tuning=tuning, **static)
     return _buckets.cut(y, ops)

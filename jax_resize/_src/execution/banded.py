@@ -41,7 +41,7 @@ def zero_columns(weight: np.ndarray, tuning: Tuning | None = None) -> tuple[bool
     return tuple(bool(v) for v in zero)
 
 
-def banded_traced(x, taps, axes, masked=None, tuning: Tuning | None = None):
+def banded_traced(x, taps, axes, masked=None, tuning: Tuning | None = None, chains: int | None = None):
     """The fused contraction with plain jax ops (differentiable in the weights too).
 
     Args:
@@ -51,6 +51,8 @@ def banded_traced(x, taps, axes, masked=None, tuning: Tuning | None = None):
       masked: per axis, :func:`zero_columns` of its weights (static), or ``None``: every column
         may hold a zero (traced weights).
       tuning: the backend's row (default: the default backend's), for the looped form and the sum.
+      chains: the partial sums of :func:`sum_terms` (default the row's ``sum_chains``): a shared
+        program's padded band sums with its own band's.
 
     Returns:
       ``x`` with each ``in_i`` replaced by ``out_i``, in ``x``'s dtype (the weights' dtype for
@@ -99,15 +101,20 @@ def banded_traced(x, taps, axes, masked=None, tuning: Tuning | None = None):
         terms.append(_term(w, v, dtype, skip))
     if not terms:  # an axis without taps (empty output)
         return jnp.zeros(out_shape, dtype)
-    return sum_terms(terms, tuning.sum_chains)
+    return sum_terms(terms, chains or tuning.sum_chains)
 
 
 def sum_terms(terms, chains: int):
     """``terms[0] + terms[1] + ...`` as ``chains`` interleaved partial sums (term ``j`` into
     chain ``j % chains``), the chains then added pairwise: no output waits on ``k - 1`` dependent
-    float adds, which XLA does not reassociate. The sum of :func:`banded_traced`,
-    :func:`row_loop` and the polyphase segments; integer terms (the exact fixed-point path) give
-    the same result in any order, float ones may differ from a left-to-right sum in the last bits."""
+    float adds, which XLA does not reassociate. Fewer than ``2 * chains`` terms are added left to
+    right (one chain): a chain of one product would be contracted by XLA into the chains' addition,
+    so a band padded with terms that add nothing (a shared program's) would sum differently. The
+    sum of :func:`banded_traced`, :func:`row_loop` and the polyphase segments; integer terms (the
+    exact fixed-point path) give the same result in any order, float ones may differ from a
+    left-to-right sum in the last bits."""
+    if len(terms) < 2 * chains:
+        chains = 1
     sums: list = [None] * chains
     for j, term in enumerate(terms):
         c = j % chains
@@ -205,7 +212,7 @@ def _looped(x, columns, shape, axis: int, dtype, skip: bool, tuning: Tuning):
     return acc
 
 
-def row_loop(x, index, weight, axis: int, masked=None, tuning: Tuning | None = None):
+def row_loop(x, index, weight, axis: int, masked=None, tuning: Tuning | None = None, chains: int | None = None):
     """:func:`banded_traced` along one axis as a loop over output rows (XLA's CPU backend).
 
     ``out[o] = sum_j weight[o, j] * x[index[o, j]]``, one output row per iteration (a
@@ -257,7 +264,7 @@ def row_loop(x, index, weight, axis: int, masked=None, tuning: Tuning | None = N
             terms.append(_term(w, v, dtype, skips[j]))
         return carry, sum_terms(terms, chains)
 
-    chains = _row(tuning).sum_chains
+    chains = chains or _row(tuning).sum_chains
     _, rows = lax.scan(body, None, (index, weight))  # [out, outer, run]
     return lax.reshape(lax.transpose(rows, (1, 0, 2)), tuple(out_shape))
 
@@ -275,11 +282,12 @@ class Banded(Implementation):
     next_taps: int = 0
     tuning: Tuning | None = None
     loop: bool | None = None  # the row-loop choice, made for a shared program's own shapes
+    chains: int | None = None  # sum_terms' partial sums, a shared program's own band's
     loops_well = True
 
     def __call__(self, x, *operands):
         taps = [(operands[2 * i], operands[2 * i + 1]) for i in range(len(self.axes))]
-        return banded_traced(x, taps, self.axes, self.masked, self.tuning)
+        return banded_traced(x, taps, self.axes, self.masked, self.tuning, self.chains)
 
     def on_cpu(self, x, *operands):
         return self._row_loop(x, *operands) if self._loops(x.shape, operands) else self(x, *operands)
@@ -316,7 +324,7 @@ class Banded(Implementation):
 
     def _row_loop(self, x, index, weight):
         masked = None if self.masked is None else self.masked[0]
-        return row_loop(x, index, weight, self.axes[0], masked, self.tuning)
+        return row_loop(x, index, weight, self.axes[0], masked, self.tuning, self.chains)
 
     def out_shape(self, shape, operands):
         shape = list(shape)

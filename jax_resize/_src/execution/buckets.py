@@ -93,7 +93,8 @@ def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning
     """``(x padded, ops padded, loops)`` of an eager call's shared program, or ``None`` (see the
     module docstring). A band that shares a pass with another in the own program keeps its taps
     (padded terms would fall between its own in the product order of a fused pass); a band alone
-    in its pass is padded at the end of its taps, so its own terms keep their partial sums.
+    in its pass is padded at the end of its taps and keeps its own partial sums
+    (:func:`.strategies.like_own`).
     ``loops``: whether the own first pass is the CPU row loop (the shared one must be too).
 
     Args:
@@ -123,9 +124,9 @@ def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning
         out = _decide.bucket_out_size(record.out_size, tuning)
         width = record.width if isinstance(record, _records.Taps) else 0
         if isinstance(record, _records.Taps) and id(plan) not in fused:
-            k, form = record.width, _decide.unrolled(record.width, tuning)  # the widest of the same form
+            k, kind = record.width, _decide.taps_class(record.width, tuning)  # the widest that sums alike
             width = _remember(
-                _WIDEST, (shape[axis], out, form), lambda widest, k=k: _decide.bucket_taps(k, widest or 0, tuning)
+                _WIDEST, (shape[axis], out, kind), lambda widest, k=k: _decide.bucket_taps(k, widest or 0)
             )
         padded.append((axis, _padded(record, shape[axis], out, width)))
     loops = _decide.first_pass_loops(own, x.shape, tuning, separate=separate)

@@ -95,14 +95,17 @@ def bucket_out_size(n: int, tuning: Tuning) -> int:
     return size
 
 
-def bucket_taps(k: int, widest: int, tuning: Tuning) -> int:
+def bucket_taps(k: int, widest: int) -> int:
     """Taps of a shared program's band of ``k`` taps: the next power of two, or the ``widest``
-    already met; ``k`` itself below ``2 * sum_chains`` taps, where some partial sum of
-    :func:`.banded.sum_terms` is one product, which XLA contracts into the sums' addition (a
-    padded term would make it an addition and change the result's last bit)."""
-    if k < 2 * tuning.sum_chains:
-        return k
+    already met among bands that sum alike (:func:`taps_class`)."""
     return max(1 << max(k - 1, 0).bit_length(), widest)
+
+
+def taps_class(k: int, tuning: Tuning) -> tuple[bool, bool]:
+    """What a band of ``k`` taps must share with the bands of its shared program: its form
+    (:func:`unrolled`) and whether :func:`.banded.sum_terms` adds its terms in one chain (fewer
+    than ``2 * sum_chains``)."""
+    return unrolled(k, tuning), k < 2 * tuning.sum_chains
 
 
 def dense_fits(record) -> bool:

@@ -253,6 +253,7 @@ class BandedPlan(Capabilities):
     rows: bool = _static(default=False)  # reads the application's input (decide.first_pass)
     next_taps: int = _static(default=0)  # taps of the band reading its output (decide.first_pass)
     loop: bool | None = _static(default=None)  # a shared program's band: its own row-loop choice
+    chains: int | None = _static(default=None)  # a shared program's band: its own band's partial sums
 
     @property
     def taps(self) -> int:  # type: ignore[override]
@@ -345,7 +346,7 @@ def _linear_banded(plans, tuning):
         transpose = _banded.Banded((p.axis,), None, tuning=tuning)
         return forward, [p.index, p.row_class, p.weight], transpose, _transpose.HostOperands([p.lazy_transpose])
     axes = tuple(p.axis for p in plans)
-    forward = _banded.Banded(axes, tuple(p.masked for p in plans), p.rows, p.next_taps, tuning, p.loop)
+    forward = _banded.Banded(axes, tuple(p.masked for p in plans), p.rows, p.next_taps, tuning, p.loop, p.chains)
     transposed = [p.lazy_transpose or (p.transpose_index, p.transpose_weight) for p in plans]
     widths = [p.lazy_transpose.k_t if p.lazy_transpose else int(p.transpose_weight.shape[1]) for p in plans]
     runs = _decide.fused_runs(widths, tuning)
@@ -435,19 +436,22 @@ def _prepare_bucketed(axis, record, cdtype, tuning):
 register(Strategy("bucketed", lambda record, tuning: True, _prepare_bucketed, _apply_banded))
 
 
-def like_own(shared, own, loops: bool, *, integer_input: bool):
+def like_own(shared, own, loops: bool, tuning: Tuning, *, integer_input: bool):
     """A shared program's plans (one per plan of the call's own, ``own``) that keep the own
     arithmetic: a band masks the tap columns its own plan masks (and its padded columns: they may
-    read a NaN), and its first pass takes the own row-loop choice ``loops`` — both change which
-    products XLA contracts into multiply-adds. Integer input masks nothing (it has no NaN), so its
-    bands keep one mask pattern: one program for every pattern of zero weights."""
+    read a NaN), sums in its own band's partial sums (:func:`.banded.sum_terms` on its own taps) and
+    its first pass takes the own row-loop choice ``loops`` — each changes which products XLA
+    contracts into multiply-adds. Integer input masks nothing (it has no NaN), so its bands keep
+    one mask pattern: one program for every pattern of zero weights."""
     out = []
     for s, o in zip(shared, own):
         if isinstance(s, BandedPlan):
             masked, own_masks = s.masked, None if integer_input else getattr(o, "masked", None)
             if own_masks is not None and len(own_masks) == o.taps and len(masked or ()) == s.taps:  # both unrolled
                 masked = own_masks + (True,) * (s.taps - o.taps)
-            s = dataclasses.replace(s, masked=masked, loop=loops)
+            padded = isinstance(o, BandedPlan) and s.taps != o.taps  # alone in its pass (buckets.shared)
+            chains = 1 if padded and o.taps < 2 * tuning.sum_chains else None
+            s = dataclasses.replace(s, masked=masked, loop=loops, chains=chains)
         out.append(s)
     return out
 
