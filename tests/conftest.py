@@ -3,6 +3,7 @@ sample photographs, alpha channels for them, and a resource-capped Python subpro
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 import pathlib
 import signal
@@ -53,6 +54,16 @@ def pillow_oracle():
             f'for bit (README), so this oracle cannot judge them: run pip install ".[test]" '
             f"(pillow>={PILLOW_ORACLE_MAJOR},<{PILLOW_ORACLE_MAJOR + 1})."
         )
+
+
+def benchmark_module(name: str):
+    """The script ``benchmarks/<name>.py`` imported as a module (``benchmarks/`` on ``sys.path`` while
+    it imports, as ``benchmarks/run.py`` has it)."""
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.pop(0)
 
 
 def load_photo(name, data_dir=None):

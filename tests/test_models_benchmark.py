@@ -1,18 +1,11 @@
 """``benchmarks/models.py`` runs end to end on CPU (small sizes): every model, both layer kinds,
 numbers in every column but torch's (no CUDA device here)."""
 
-import pathlib
-import sys
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+from conftest import benchmark_module
 
 
 def test_models_benchmark_prints_every_row():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import models
-    finally:
-        sys.path.pop(0)
+    models = benchmark_module("models")
     lines = models.main(["--batch", "1", "--channels", "4", "--repeats", "1", "--compiles", "1"])
     rows = lines[3:]
     assert [row.split("|")[1].strip() for row in rows] == models.NAMES

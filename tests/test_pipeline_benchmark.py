@@ -2,20 +2,12 @@
 an images/s figure per epoch; jax_resize's row counts its programs; the JPEGs are written once and
 have distinct sizes."""
 
-import pathlib
-import sys
-
+from conftest import benchmark_module
 from PIL import Image
-
-ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def test_pipeline_benchmark_prints_every_row(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import pipeline
-    finally:
-        sys.path.pop(0)
+    pipeline = benchmark_module("pipeline")
     lines = pipeline.main(["--images", "6", "--batch", "3", "--epochs", "1", "--workers", "0", "--dir", str(tmp_path)])
     rows = lines[3:]
     assert [row.split("|")[1].strip() for row in rows] == pipeline.ROWS

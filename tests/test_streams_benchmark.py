@@ -1,18 +1,12 @@
 """``benchmarks/streams.py``'s output rules run end to end on CPU (a few photos): one row per rule, with
 jax_resize's, Pillow's and torch's ms per image and the programs jax_resize compiled."""
 
-import pathlib
-import sys
+from conftest import benchmark_module
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+streams = benchmark_module("streams")
 
 
 def test_rule_rows_print_every_rule():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import streams
-    finally:
-        sys.path.pop(0)
     rows = streams.rule_rows(3, seed=5)[3:]
     assert [row.split("|")[1].strip() for row in rows] == list(streams.RULES)
     for row in rows:
@@ -22,11 +16,6 @@ def test_rule_rows_print_every_rule():
 
 
 def test_shorter_edge_is_torchvisions_rule():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import streams
-    finally:
-        sys.path.pop(0)
     # torchvision's _compute_resized_output_size: the long side is int(size * long / short)
     assert streams._shorter_edge(300, 451, 256) == (256, 384)
     assert streams._shorter_edge(1999, 301, 256) == (1700, 256)
