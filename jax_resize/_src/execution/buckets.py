@@ -7,7 +7,9 @@ back by :func:`cut`, each band's taps padded to :func:`.decide.bucket_taps` — 
 runs its own program). The shared program performs the arithmetic of the call's own program:
 the own plans' pass order, grouping, masked tap columns and CPU row-loop choice are kept, and a
 padded tap has weight ``-0.0`` (the additive identity: ``s + (-0.0) == s`` for every ``s``), so
-its result is the own program's bit for bit. Calls whose own arithmetic a padded band cannot
+it performs the own program's operations in the same order: XLA compiled them to the own program's
+bits in every measured call (it contracts multiply-adds by shape: a synthetic band in
+``benchmarks/RESULTS.md`` is the exception found). Calls whose own arithmetic a padded band cannot
 reproduce (polyphase, looped or dense float passes) are not shared. Both memories are bounded
 LRUs (``HOST.bucket_memory``).
 """
@@ -33,9 +35,9 @@ _EXACT = contextvars.ContextVar("jax_resize_exact_shapes", default=False)
 @contextlib.contextmanager
 def exact_shapes():
     """A context in which every eager call runs the program of its exact shapes, compiled on its
-    first call (one compilation per new shape signature): warm speed from the first call. The
-    results are the same bits with or without it (a shared program performs the arithmetic of the
-    call's own program); the context only chooses which program runs.
+    first call (one compilation per new shape signature): warm speed from the first call. A shared
+    program performs the operations of the call's own program in the same order, so the results are
+    the same bits with or without it; the context chooses which program runs.
 
     Example:
       >>> import numpy as np, jax_resize
