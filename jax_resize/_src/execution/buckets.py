@@ -119,11 +119,16 @@ def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning
         shape[axis] = _decide.bucket_size(record.in_size, tuning)
     if np.prod(shape, dtype=np.float64) > tuning.bucket_max_elements:
         return None
+    out_shape = list(shape)
+    for axis, record in ops:
+        out_shape[axis] = _decide.bucket_out_size(record.out_size, tuning)
+    if np.prod(out_shape, dtype=np.float64) > tuning.bucket_max_elements:
+        return None  # a padded output this large: its own program (and no padded copy of it)
     groups = _decide.groups(own, tuning, separate=separate)
     fused = {id(p) for group in groups if len(group) > 1 for p in group}
     padded = []
     for (axis, record), plan in zip(ops, own):
-        out = _decide.bucket_out_size(record.out_size, tuning)
+        out = out_shape[axis]
         width = record.width if isinstance(record, _records.Taps) else 0
         if isinstance(record, _records.Taps) and id(plan) not in fused:
             k, kind = record.width, _decide.taps_class(record.width, tuning)  # the widest that sums alike
@@ -149,4 +154,5 @@ def cut(y, ops):
     if all(s.stop is None or s.stop == n for s, n in zip(index, y.shape)):
         return y
     (device,) = y.devices()
-    return jax.device_put(np.ascontiguousarray(np.asarray(y)[tuple(index)]), device)
+    host = jax.device_get(y.block_until_ready())  # a ready buffer: numpy's view of one still computing aborts
+    return jax.device_put(np.ascontiguousarray(host[tuple(index)]), device)

@@ -87,9 +87,10 @@ def bucket_size(n: int, tuning: Tuning) -> int:
 
 
 def bucket_out_size(n: int, tuning: Tuning) -> int:
-    """The outputs a shared program computes for ``n``: the smallest ``bucket_min *
-    bucket_out_ratio**j`` (rounded up) ``>= n``."""
-    size = tuning.bucket_min
+    """The outputs a shared program computes for ``n``: the smallest size ``>= n`` of the grid 1,
+    2, 3, ... ``ceil(size * bucket_out_ratio)`` (at most ``bucket_out_ratio`` times ``n``: a small
+    axis stays small)."""
+    size = 1
     while size < n:
         size = math.ceil(size * tuning.bucket_out_ratio)
     return size

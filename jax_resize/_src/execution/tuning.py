@@ -113,7 +113,7 @@ class Tuning:
     bucket_large: int = 1728
     bucket_ratio_large: float = 1.5
     exact_after: int = 4
-    #: Output sizes of a shared program: the grid ``bucket_min * bucket_out_ratio**j`` (the rows
+    #: Output sizes of a shared program: a grid of ratio ``bucket_out_ratio`` from 1 (the rows
     #: past a call's own are computed and cut). RESULTS.md "Shared programs with the own program's bits".
     bucket_out_ratio: float = 1.25
     #: Larger padded inputs (elements) get their own program: their run outweighs a compilation.
