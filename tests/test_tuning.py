@@ -70,16 +70,19 @@ CASES = [
 def test_accelerator_plans_equal_cpu_plans_on_cpu(tune, backend, shape, out, mode, antialias, dtype):
     tune(row_loop_max_threads=1 << 20, block_min_bytes=0)  # every CPU-only form where eligible
     jax.clear_caches()
-    x = jnp.asarray(RNG.integers(0, 256, shape).astype(dtype))
+    # the case's own seed: its input does not depend on which tests ran before it in the worker
+    rng = np.random.default_rng([34, *shape, *out, int(antialias), np.dtype(dtype).itemsize])
+    x = jnp.asarray(rng.integers(0, 256, shape).astype(dtype))
     ops = _onnx_ops(shape, out, mode, antialias)
     want = np.asarray(apply.run(x, ops, backend="cpu"))
     got = np.asarray(apply.run(x, ops, backend=backend))
     assert got.dtype == want.dtype == dtype
     if dtype == np.uint8:
         # round-half-even of the same value; a different summation order may cross a .5 only by
-        # an ulp, which would show as 1: counted, and judged to be at a tie
+        # an ulp, which would show as 1: counted (one in a small output, 1e-3 of a large one), and
+        # each judged to be at a tie below
         diff = np.abs(got.astype(int) - want.astype(int))
-        assert diff.max() <= 1 and (diff == 1).mean() < 1e-3
+        assert diff.max() <= 1 and (diff == 1).sum() <= max(1, 1e-3 * diff.size)
         if (diff == 1).any():
             exact = np.asarray(apply.run(x, ops, backend="cpu", dtype=np.float32))
             frac = np.abs(exact[diff == 1] % 1 - 0.5)
