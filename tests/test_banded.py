@@ -193,9 +193,8 @@ def test_shared_pillow_band_is_bit_exact_under_jit(method, pil):
 @pytest.fixture
 def row_loop_on(tune):
     """The row loop wherever it is eligible, whatever this machine's thread count (the gather
-    otherwise), and not the runtime-sized row loops of ``execution/rows.py``: fresh compilations,
-    as eligibility is decided when a program is lowered."""
-    tune(row_loop_max_threads=1 << 20, rows_min_length=None)
+    otherwise): fresh compilations, as eligibility is decided when a program is lowered."""
+    tune(row_loop_max_threads=1 << 20)
     jax.clear_caches()
     yield
     jax.clear_caches()

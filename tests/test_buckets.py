@@ -73,42 +73,14 @@ def test_linear_stream_compiles_a_bounded_number_of_programs(photo):
     # per shape this stream compiles 30 programs; shared: at most four per pair of input grid
     # sizes (two pass orders, the bands fused or not), plus one per call whose own plan a padded
     # band cannot reproduce (polyphase)
-    # (small crops run banded on the grid of bucket_ratio, photo-sized ones row loops on the grid of
-    # rows_bucket_ratio: the pairs of both count)
     cpu = TUNING["cpu"]
-    pairs = {
-        (decide.bucket_size(h, cpu, rows=r), decide.bucket_size(w, cpu, rows=r)) for h, w in shapes for r in (0, 1)
-    }
+    pairs = {(decide.bucket_size(h, cpu), decide.bucket_size(w, cpu)) for h, w in shapes}
     assert compiles <= min(4 * len(pairs), len(shapes) - 5) + sum(found is None for found in own), compiles
     assert sum(found is None for found in own) <= len(shapes) // 4
     for (h, w), out in zip(shapes, outs):
         x = photo[:h, :w].astype(np.float32)
         want = np.asarray(jax.image.resize(x, (224, 224, 3), "linear", antialias=True))
         np.testing.assert_allclose(out, want, atol=255 * 2e-5, err_msg=f"{h}x{w}")  # float32 sums
-
-
-def _shorter_edge(h, w, n):  # torchvision's Resize(n)
-    return (n, int(n * w / h)) if h <= w else (int(n * h / w), n)
-
-
-def test_aspect_preserving_stream_compiles_at_most_the_stated_bound(photo):
-    # the bound of docs/guide/many_sizes.md: a call of row loops shares the program of its input
-    # sizes on the grid of rows_bucket_ratio and its output sizes on the grid of rows_out_ratio
-    shapes = _shapes(40, 3, lo=300, hi=1200)
-    rule = [_shorter_edge(h, w, 160) for h, w in shapes]
-    outs, compiles = _stream(
-        photo, shapes, lambda x: jax_resize.resize(x, (*_shorter_edge(*x.shape[:2], 160), 3), "linear", antialias=True)
-    )
-    cpu = TUNING["cpu"]
-    classes = {
-        (*(decide.bucket_size(n, cpu, rows=True) for n in hw), *(decide.bucket_out_size(n, cpu, rows=True) for n in o))
-        for hw, o in zip(shapes, rule)
-    }
-    assert compiles <= len(classes) <= 30, (compiles, len(classes))
-    for (h, w), o, out in zip(shapes[::8], rule[::8], outs[::8]):
-        x = photo[:h, :w].astype(np.float32)
-        want = np.asarray(jax.image.resize(x, (*o, 3), "linear", antialias=True))
-        np.testing.assert_allclose(out, want, atol=255 * 2e-5, err_msg=f"{h}x{w}")
 
 
 def test_pil_stream_is_pillow_exact_and_bounded(photo, pillow_oracle):

@@ -314,7 +314,6 @@ def run(
         return _traced(x, ops, strategy, dtype, tuning_for(backend or _default_platform()), static)
     tuning = tuning_for(_platform(x) if backend is None else backend)
     ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)
-    strategy = _decide.rows_strategy(ops, x.shape, strategy, tuning)
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
     # an eager call: a shared program (padded shapes) while its shape is new, same arithmetic
     options = (strategy, dtype.str, integer, float(extrapolation_value), str(precision), local_nonfinite)
@@ -325,10 +324,7 @@ def run(
         return _eager(x, plans.device(), fixed_shifts=shifts, tuning=tuning, **static)
     padded, padded_ops, loops = found
     shared, shared_shifts = _plans(tuple(padded_ops), "bucketed", dtype, integer, tuning)
-    lengths = _buckets.lengths(x.shape, padded.shape, ops, padded_ops)
-    kept = _strategies.like_own(
-        shared.host, plans.host, loops, tuning, integer_input=x.dtype.kind in "biu", lengths=lengths
-    )
+    kept = _strategies.like_own(shared.host, plans.host, loops, tuning, integer_input=x.dtype.kind in "biu")
     shared_plans = jax.device_put(kept)
     y = _eager(padded, shared_plans, stored=True, fixed_shifts=shared_shifts, tuning=tuning, **static)
     return _buckets.cut(y, ops)
@@ -374,7 +370,6 @@ def _ordered(ops, shape, strategy, dtype, integer, tuning):
 def _traced(x, ops, strategy, dtype, tuning, static):
     """The application inside a caller's trace, planned with ``tuning``'s row."""
     ops = _ordered(ops, x.shape, strategy, dtype, static["integer"], tuning)
-    strategy = _decide.rows_strategy(ops, x.shape, strategy, tuning)
     plans, shifts = _plans(tuple(ops), strategy, dtype, static["integer"], tuning)
     return apply(x, _fetched(plans.host), fixed_shifts=shifts, tuning=tuning, **static)
 

@@ -27,7 +27,6 @@ import numpy as np
 from .. import records as _records
 from ..host import HOST
 from . import decide as _decide
-from . import rows as _rows
 from .tuning import Tuning
 
 _EXACT = contextvars.ContextVar("jax_resize_exact_shapes", default=False)
@@ -115,15 +114,14 @@ def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning
     calls = _remember(_CALLS, _signature(x, ops, options), lambda seen: (seen or 0) + 1)
     if not _decide.bucket(ops, requested, calls, tuning) or not _decide.shareable(own, exact, tuning):
         return None
-    rows = any(p.strategy == "rows" for p in own) and all(p.gathers or p.strategy == "rows" for p in own)
     shape = list(x.shape)
     for axis, record in ops:
-        shape[axis] = _decide.bucket_size(record.in_size, tuning, rows=rows)
+        shape[axis] = _decide.bucket_size(record.in_size, tuning)
     if np.prod(shape, dtype=np.float64) > tuning.bucket_max_elements:
         return None
     out_shape = list(shape)
     for axis, record in ops:
-        out_shape[axis] = _decide.bucket_out_size(record.out_size, tuning, rows=rows)
+        out_shape[axis] = _decide.bucket_out_size(record.out_size, tuning)
     if np.prod(out_shape, dtype=np.float64) > tuning.bucket_max_elements:
         return None  # a padded output this large: its own program (and no padded copy of it)
     groups = _decide.groups(own, tuning, separate=separate)
@@ -133,8 +131,7 @@ def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning
         out = out_shape[axis]
         width = record.width if isinstance(record, _records.Taps) else 0
         if isinstance(record, _records.Taps) and id(plan) not in fused:
-            # the widest that sums alike (a row loop's taps are counts: any width sums alike)
-            k, kind = record.width, ("rows",) if plan.strategy == "rows" else _decide.taps_class(record.width, tuning)
+            k, kind = record.width, _decide.taps_class(record.width, tuning)  # the widest that sums alike
             width = _remember(
                 _WIDEST, (shape[axis], out, kind), lambda widest, k=k: _decide.bucket_taps(k, widest or 0)
             )
@@ -145,16 +142,6 @@ def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning
     host = np.zeros(shape, x.dtype)  # zeros: the padding is never read with a non-zero weight
     host[tuple(slice(0, n) for n in x.shape)] = np.asarray(x)
     return jax.device_put(host), padded, loops
-
-
-def lengths(shape, padded_shape, ops, padded_ops) -> list[int]:
-    """Per pass (``ops`` in pass order, and the shared program's ``padded_ops``), the elements of a
-    flattened row a row loop computes (:func:`.rows.real_length`): the call's own values come first."""
-    real, padded, out = list(shape), list(padded_shape), []
-    for (axis, record), (_, p) in zip(ops, padded_ops):
-        out.append(_rows.real_length(tuple(padded), tuple(real), axis))
-        real[axis], padded[axis] = record.out_size, p.out_size
-    return out
 
 
 def cut(y, ops):

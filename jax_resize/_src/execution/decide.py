@@ -32,34 +32,10 @@ def strategies(record, requested: str, tuning: Tuning) -> tuple[str, ...]:
         return ("bucketed",)
     if isinstance(record, _records.Gather):
         return ("gather",)
-    if requested == "rows":  # rows_strategy chose it for the whole call
-        return ("rows",)
     if requested != "auto":
         return REQUESTED[requested]
     wide = tuning.wide_min_taps is not None and record.constant and record.width >= tuning.wide_min_taps
     return ("banded",) if wide else tuning.auto
-
-
-def rows_strategy(ops, shape, requested: str, tuning: Tuning) -> str:
-    """``"rows"`` (:mod:`.rows`) for an ``"auto"`` call, in its pass order ``ops`` on an input of
-    ``shape``, whose every filter is a host band of at most ``rows_max_taps`` taps and whose every
-    filtered pass runs over rows of at least ``rows_min_length`` elements; else ``requested``.
-    Decided on the call's own shapes, so a shared program of the call (:mod:`.buckets`) runs the
-    same form."""
-    if tuning.rows_min_length is None or requested != "auto":
-        return requested
-    shape = list(shape)
-    filters = 0
-    for axis, record in ops:
-        if isinstance(record, _records.Taps):
-            if not record.constant or record.width > tuning.rows_max_taps:
-                return requested
-            length = math.prod(shape) // max(shape[axis], 1)
-            if length < tuning.rows_min_length:
-                return requested
-            filters += 1
-        shape[axis] = record.out_size
-    return "rows" if filters else requested
 
 
 def bucket(ops, requested: str, calls: int, tuning: Tuning) -> bool:
@@ -69,7 +45,7 @@ def bucket(ops, requested: str, calls: int, tuning: Tuning) -> bool:
     constant = all(isinstance(r.index, np.ndarray) and (isinstance(r, _records.Gather) or r.constant) for _, r in ops)
     return (
         tuning.bucket_ratio is not None
-        and (requested in ("banded", "rows") or (requested == "auto" and tuning.auto[0] != "dense"))
+        and (requested == "banded" or (requested == "auto" and tuning.auto[0] != "dense"))
         and constant
         and calls < tuning.exact_after
     )
@@ -78,11 +54,10 @@ def bucket(ops, requested: str, calls: int, tuning: Tuning) -> bool:
 def shareable(plans, exact, tuning: Tuning) -> bool:
     """Whether a shared program (:mod:`.buckets`: a padded band per filter) reproduces the
     arithmetic of ``plans`` bit for bit: every pass a gather, exact int32 fixed point (``exact``:
-    any form adds the same integers), a row loop (:mod:`.rows`: by construction), or an unrolled
-    band of host taps — the shared program's own form. Polyphase, dense, looped and shared-band
-    float passes sum in another order."""
+    any form adds the same integers), or an unrolled band of host taps — the shared program's own
+    form. Polyphase, dense, looped and shared-band float passes sum in another order."""
     for p, is_exact in zip(plans, exact):
-        if p.gathers or is_exact or p.strategy == "rows":  # rows: by construction (.rows)
+        if p.gathers or is_exact:
             continue
         if p.strategy != "banded" or p.row_class is not None or not p.constant or not unrolled(p.taps, tuning):
             return False
@@ -101,27 +76,23 @@ def first_pass_loops(plans, shape, tuning: Tuning, *, separate: bool) -> bool:
     return row_loop(shape, p.axis, p.taps, int(p.index.shape[0]), next_band_taps(passes), tuning)
 
 
-def bucket_size(n: int, tuning: Tuning, *, rows: bool = False) -> int:
+def bucket_size(n: int, tuning: Tuning) -> int:
     """The smallest size of the row's grid ``>= n``: ``bucket_min * bucket_ratio**j`` (rounded up)
-    up to ``bucket_large``, then ``bucket_ratio_large`` times the last; for a call of row loops
-    (``rows``) ``bucket_min * rows_bucket_ratio**j`` (they read only the real rows; the padding
-    costs copies)."""
+    up to ``bucket_large``, then ``bucket_ratio_large`` times the last."""
     size = tuning.bucket_min
     while size < n:
         ratio = tuning.bucket_ratio if size < tuning.bucket_large else tuning.bucket_ratio_large
-        size = math.ceil(size * ((tuning.rows_bucket_ratio if rows else ratio) or 2.0))
+        size = math.ceil(size * (ratio or 2.0))
     return size
 
 
-def bucket_out_size(n: int, tuning: Tuning, *, rows: bool = False) -> int:
+def bucket_out_size(n: int, tuning: Tuning) -> int:
     """The outputs a shared program computes for ``n``: the smallest size ``>= n`` of the grid 1,
-    2, 3, ... ``ceil(size * ratio)`` (at most ``ratio`` times ``n``: a small axis stays small), the
-    ratio ``bucket_out_ratio``, or ``rows_out_ratio`` for a call of row loops (``rows``: a padded
-    row costs them one iteration)."""
-    ratio = tuning.rows_out_ratio if rows else tuning.bucket_out_ratio
+    2, 3, ... ``ceil(size * bucket_out_ratio)`` (at most ``bucket_out_ratio`` times ``n``: a small
+    axis stays small)."""
     size = 1
     while size < n:
-        size = math.ceil(size * ratio)
+        size = math.ceil(size * tuning.bucket_out_ratio)
     return size
 
 

@@ -33,7 +33,6 @@ from ..host import HOST
 from . import banded as _banded
 from . import decide as _decide
 from . import polyphase as _polyphase
-from . import rows as _rows
 from . import transpose as _transpose
 from .chain import Chain
 from .primitive import linear_map
@@ -419,72 +418,6 @@ def _apply_polyphase(y, plans, precision, nonfinite, tuning):
 
 register(Strategy("polyphase", _polyphase_eligible, _prepare_polyphase, _apply_polyphase))
 
-# --- rows ----------------------------------------------------------------------------------------
-
-
-class _TransposedTaps(_transpose.LazyTranspose):
-    """The host-transposed taps of a record, built when a gradient asks (:class:`~.transpose.HostOperands`)."""
-
-    def __init__(self, index, weight, dtype, in_size: int):
-        self.index, self.weight, self.dtype, self.in_size = index, weight, np.dtype(dtype), in_size
-        self._taps = None
-
-    def __call__(self):
-        if self._taps is None:
-            t_index, t_weight = _transpose.transpose_taps(self.index, self.weight, self.in_size)
-            self._taps = (t_index, t_weight.astype(self.dtype))
-        return self._taps
-
-
-@jax.tree_util.register_dataclass
-@dataclasses.dataclass(frozen=True)
-class RowsPlan(Capabilities):
-    """A band as :mod:`.rows` applies it: ``index``/``weight`` ``[out, k]`` with each row's non-zero
-    taps first, ``count [out]`` of them; ``lazy_transpose`` the record's transposed taps (``None`` for
-    a shared program's plan: only concrete inputs are shared, so no derivative is taken)."""
-
-    axis: int = _static()
-    index: Any = None
-    weight: Any = None
-    count: Any = None
-    outside: Any = None
-    lazy_transpose: _transpose.LazyTranspose | None = _static(default=None)
-    length: Any = None  # a shared program's real row length (rows.real_length), else every element
-    strategy: str = _static(default="rows")
-    reads_integers = True
-    fetch_all = True  # embedded as the eager program's arguments are: opaque, never folded
-
-    @property
-    def taps(self) -> int:  # type: ignore[override]
-        return int(self.weight.shape[1])
-
-
-def rows_plan(axis: int, index, weight, outside, cdtype, transposed=None) -> RowsPlan:
-    """The :class:`RowsPlan` of host taps (``weight`` cast to ``cdtype``, then compacted: a weight
-    that rounds to zero is no tap)."""
-    index, weight, count = _rows.compact(index, np.asarray(weight).astype(cdtype))
-    return RowsPlan(axis, index, weight, count, outside, transposed)
-
-
-def _rows_eligible(record, tuning):
-    return isinstance(record, _records.Taps) and record.constant  # a shared band's rows expanded
-
-
-def _prepare_rows(axis, record, cdtype, tuning):
-    transposed = _TransposedTaps(record.index, record.weight, cdtype, record.in_size)
-    return rows_plan(axis, record.index, record.weight, record.outside, cdtype, transposed)
-
-
-def _apply_rows(y, plans, precision, nonfinite, tuning):
-    (p,) = plans
-    operands = [p.index, p.weight, p.count] + ([] if p.length is None else [p.length])
-    forward = _rows.Rows(p.axis, tuning.rows_block, with_length=p.length is not None)
-    transpose = _banded.Banded((p.axis,), None, tuning=tuning)
-    return linear_map(y, forward, operands, transpose, _transpose.HostOperands([p.lazy_transpose]))
-
-
-register(Strategy("rows", _rows_eligible, _prepare_rows, _apply_rows))
-
 # --- bucketed (execution/buckets.py) -------------------------------------------------------------
 
 
@@ -503,22 +436,16 @@ def _prepare_bucketed(axis, record, cdtype, tuning):
 register(Strategy("bucketed", lambda record, tuning: True, _prepare_bucketed, _apply_banded))
 
 
-def like_own(shared, own, loops: bool, tuning: Tuning, *, integer_input: bool, lengths=None):
+def like_own(shared, own, loops: bool, tuning: Tuning, *, integer_input: bool):
     """A shared program's plans (one per plan of the call's own, ``own``) that keep the own
     arithmetic: a band masks the tap columns its own plan masks (and its padded columns: they may
     read a NaN), sums in its own band's partial sums (:func:`.banded.sum_terms` on its own taps) and
     its first pass takes the own row-loop choice ``loops`` — each changes which products XLA
     contracts into multiply-adds. Integer input masks nothing (it has no NaN), so its bands keep
-    one mask pattern: one program for every pattern of zero weights. A band whose own plan is a
-    :class:`RowsPlan` becomes one (its arithmetic does not depend on the padding at all), computing
-    ``lengths[i]`` elements of each row (:func:`.rows.real_length`)."""
+    one mask pattern: one program for every pattern of zero weights."""
     out = []
-    for i, (s, o) in enumerate(zip(shared, own)):
-        if isinstance(o, RowsPlan):  # the padded taps' -0.0 weights are no taps of the loop
-            s = rows_plan(s.axis, s.index, s.weight, s.outside, s.weight.dtype)
-            if lengths is not None:
-                s = dataclasses.replace(s, length=np.int32(lengths[i]))
-        elif isinstance(s, BandedPlan):
+    for s, o in zip(shared, own):
+        if isinstance(s, BandedPlan):
             masked, own_masks = s.masked, None if integer_input else getattr(o, "masked", None)
             if own_masks is not None and len(own_masks) == o.taps and len(masked or ()) == s.taps:  # both unrolled
                 masked = own_masks + (True,) * (s.taps - o.taps)

@@ -93,21 +93,6 @@ class Tuning:
     row_loop_min_taps_before_band: int = 2
     row_loop_before_band_min_work: int = 1 << 22
 
-    # -- CPU runtime-sized row loops (execution/rows.py, decide.rows_strategy); None: never --
-    #: An ``"auto"`` call whose every filter is a host band of at most ``rows_max_taps`` taps, each
-    #: pass over rows of at least ``rows_min_length`` elements (the other axes: a loop iteration's
-    #: work), runs as row loops: one answer per input by construction, one program per shape class.
-    #: RESULTS.md "One program for a class of shapes: runtime-sized row loops".
-    rows_min_length: int | None = None
-    rows_max_taps: int = 64
-    #: Elements of a row loop's block (each tap's multiply-add): a shared program computes its
-    #: real values to within one block. An iteration costs 0.2 us at 1024 float32 elements.
-    rows_block: int = 2048
-    #: Input and output sizes of a shared program of row loops: grids of these ratios
-    #: (decide.bucket_size, decide.bucket_out_size).
-    rows_bucket_ratio: float = 2.0
-    rows_out_ratio: float = 2.0
-
     # -- CPU row blocks and the fused decimation (decide.chain_form); None: never --
     #: A chain whose first pass's output takes at least this many bytes (glibc's largest mmap
     #: threshold) runs in blocks of about ``block_bytes`` of it. RESULTS.md "Large intermediates".
@@ -141,11 +126,6 @@ class Tuning:
 
 
 _CPU_ONLY = (
-    "rows_min_length",
-    "rows_max_taps",
-    "rows_block",
-    "rows_bucket_ratio",
-    "rows_out_ratio",
     "row_loop_min_taps",
     "row_loop_min_run",
     "row_loop_max_threads",
@@ -175,7 +155,6 @@ TUNING: dict[str, Tuning] = {
         "cpu",
         "2-core x86 CPU (RESULTS.md)",
         row_loop_min_taps=24,
-        rows_min_length=256,
         block_min_bytes=32 << 20,
         fused_max_terms=16,
         compiler_options=(("xla_cpu_use_fusion_emitters", False),),
