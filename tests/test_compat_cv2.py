@@ -69,7 +69,7 @@ def _compare(x, kw, flag):
 # The README's OpenCV rows (flags cell prefix); each sweep asserts its errors are within the
 # row's stated bounds, test_readme_rows the case counts.
 N_CASES = 8
-_CV2 = "`cv2.resize` (OpenCV 5.0)"
+_CV2 = "`cv2.resize` (OpenCV 5.1)"
 _ROWS = {"INTER_NEAREST, INTER_NEAREST_EXACT": 2, "LINEAR, CUBIC, AREA, LANCZOS4, LINEAR_EXACT": 5}
 # Per flag, the share (%) of uint8 outputs off by one over its sweep stays at most this (measured
 # 12.1, 0.8, 1.2, 1.8, 10.3) and is never 0: OpenCV's fixed point really differs for every flag
