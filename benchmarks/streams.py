@@ -1,8 +1,9 @@
 """The "streams" section: a stream of differently sized photos, as a notebook or a service meets them.
 
 ``python benchmarks/streams.py [--shapes 400] [--pil-shapes 100] [--seed 35] [--warm-sample 8]
-[--rules 150] [--candidate FIELD=VALUE,...]`` runs in the process it is given (run it without ``GLIBC_TUNABLES`` for the
-default process a user gets; ``--candidate`` plans with the default backend's tuning row so changed, for an A/B of
+[--rules 150] [--warm] [--record FILE] [--candidate FIELD=VALUE,...]`` runs in the process it is given
+(run it without ``GLIBC_TUNABLES`` for the default process a user gets;
+``--candidate`` plans with the default backend's tuning row so changed, for an A/B of
 two processes). For each call of the stream — ``resize(uint8 photo, (224, 224, 3), "linear", antialias=True)``
 on ``--shapes`` distinct sizes (64-1600 px a side), then ``resize(..., "pil_bilinear")`` on ``--pil-shapes``
 more — it records:
@@ -15,7 +16,9 @@ more — it records:
 ``--rules N`` (default 150; 0 skips) then runs issue 53's output rules (:data:`RULES`: fixed 224x224 and
 shorter edge 256 with linear antialias, half size with ``pil_bicubic``) on N uint8 photo crops of 300-2000 px a
 side, with Pillow and torch uint8 (channels-last) on the same images in the same process: ms per image and
-programs compiled.
+programs compiled; ``--record FILE`` also writes those streams photo by photo as JSON, which
+``benchmarks/plot_streams.py`` draws (the performance guide's figure); ``--warm`` then times the same
+photos warm, in their shared programs and in each shape's own program (``exact_shapes()``).
 
 The photo is a real one (``../shared/data/coffee.png``, else the bundled astronaut) enlarged once to 1600x1600;
 each call reads a contiguous crop of it.
@@ -29,6 +32,7 @@ same work (``exif_transpose``, ``BILINEAR``, JPEG quality 95); and the import ti
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import statistics
@@ -199,10 +203,11 @@ def _shorter_edge(h: int, w: int, n: int) -> tuple[int, int]:
     return (n, int(n * w / h)) if h <= w else (int(n * h / w), n)
 
 
-def rule_rows(count: int, seed: int = 53) -> list[str]:
+def rule_rows(count: int, seed: int = 53, record: dict | None = None) -> list[str]:
     """Each rule of :data:`RULES` on ``count`` uint8 photo crops of sizes drawn uniformly in 300-2000 px
     a side, in this process (compilations included): ms per image of jax_resize, Pillow and torch uint8
-    (channels-last, antialias), and the XLA programs compiled."""
+    (channels-last, antialias), and the XLA programs compiled. ``record``, where given, receives per
+    rule the stream photo by photo (:func:`_record`): what ``plot_streams.py`` draws."""
     import jax
     import torch
     from PIL import Image
@@ -224,6 +229,7 @@ def rule_rows(count: int, seed: int = 53) -> list[str]:
     filters = {"bilinear": Image.Resampling.BILINEAR, "bicubic": Image.Resampling.BICUBIC}
     for name, rule in RULES.items():
         before, spent = compiles[0], {"jax": 0.0, "pil": 0.0, "torch": 0.0}
+        calls = record.setdefault(name, []) if record is not None else None
         for h, w in shapes:
             x = np.ascontiguousarray(photo[:h, :w])
             (oh, ow), method, peer = rule(h, w)
@@ -239,12 +245,70 @@ def rule_rows(count: int, seed: int = 53) -> list[str]:
             spent["jax"] += t1 - t0
             spent["pil"] += t2 - t1
             spent["torch"] += t3 - t2
+            if calls is not None:
+                calls.append(_record((h, w), (oh, ow), t1 - t0, t2 - t1, t3 - t2, compiles[0] - before))
         ms = {k: v / count * 1e3 for k, v in spent.items()}
         rows.append(
             f"| {name} | {ms['jax']:.1f} | {ms['pil']:.1f} | {ms['torch']:.2f} | {ms['jax'] / ms['pil']:.2f}x "
             f"| {compiles[0] - before} |"
         )
     return rows
+
+
+def warm_rows(count: int, seed: int = 53) -> list[str]:
+    """Each rule of :data:`RULES` on the photos of :func:`rule_rows`, warm: the stream once to compile,
+    then again (second calls of each signature: their shared programs), then twice inside
+    ``exact_shapes()`` (each shape's own program, the second pass timed). Mean ms per image."""
+    import jax
+
+    import jax_resize
+
+    photo = _photo(2000)
+    shapes = distinct_shapes(count, seed, lo=300, hi=2000)
+
+    def stream(name: str) -> float:
+        t0 = time.perf_counter()
+        for h, w in shapes:
+            (oh, ow), method, _ = RULES[name](h, w)
+            kw = {"antialias": True} if method == "linear" else {}
+            jax.block_until_ready(jax_resize.resize(np.ascontiguousarray(photo[:h, :w]), (oh, ow, 3), method, **kw))
+        return (time.perf_counter() - t0) / count * 1e3
+
+    rows = [
+        f"the same {count} photos warm (seed {seed}): mean ms per image",
+        "| rule | shared programs ms | own programs ms | shared / own |",
+        "| --- | --- | --- | --- |",
+    ]
+    for name in RULES:
+        stream(name)
+        shared = stream(name)
+        with jax_resize.exact_shapes():
+            stream(name)
+            own = stream(name)
+        rows.append(f"| {name} | {shared:.1f} | {own:.1f} | {shared / own:.2f}x |")
+    return rows
+
+
+def _record(size, out, jax_s: float, pil_s: float, torch_s: float, programs: int) -> dict:
+    """One photo of a rule's stream: its size and output size, each library's ms, and the programs
+    jax_resize had compiled for the rule so far (this call's included)."""
+    return {
+        "size": list(size),
+        "out": list(out),
+        "jax_resize_ms": round(jax_s * 1e3, 3),
+        "pillow_ms": round(pil_s * 1e3, 3),
+        "torch_ms": round(torch_s * 1e3, 3),
+        "programs": programs,
+    }
+
+
+def _recorded_json(meta: dict, record: dict) -> str:
+    """``{"meta": meta, "rules": record}`` as JSON with one photo per line (a readable diff)."""
+    rules = ",\n".join(
+        f" {json.dumps(name)}: [\n" + ",\n".join(f"  {json.dumps(call)}" for call in calls) + "\n ]"
+        for name, calls in record.items()
+    )
+    return f'{{"meta": {json.dumps(meta)},\n"rules": {{\n{rules}\n}}}}\n'
 
 
 def _photo_path() -> pathlib.Path:
@@ -260,6 +324,13 @@ def main(argv=None) -> int:
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
     parser.add_argument("--rules", type=int, default=150, help="photo sizes of each output rule's stream (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
+    parser.add_argument("--warm", action="store_true", help="then the rules' photos warm: shared and own programs")
+    parser.add_argument(
+        "--record",
+        type=pathlib.Path,
+        metavar="FILE",
+        help="write the rules' streams photo by photo to FILE (JSON; benchmarks/plot_streams.py draws it)",
+    )
     parser.add_argument(
         "--candidate",
         type=device_check.candidate_arg,
@@ -288,8 +359,16 @@ def main(argv=None) -> int:
         with device_check.candidate_row(jax, args.candidate or {}):
             _streams(args, compiles, listener)
     if args.rules:
+        record: dict = {}
         with device_check.candidate_row(jax, args.candidate or {}):
-            print("\n".join(["", *rule_rows(args.rules)]))
+            print("\n".join(["", *rule_rows(args.rules, record=record)]))
+        if args.warm:
+            with device_check.candidate_row(jax, args.candidate or {}):
+                print("\n".join(["", *warm_rows(args.rules)]))
+        if args.record:
+            meta = {"command": " ".join(["python benchmarks/streams.py", *(argv or sys.argv[1:])]), "process": process}
+            meta.update(jax=jax.__version__, cpus=os.cpu_count(), date=time.strftime("%Y-%m-%d"))
+            args.record.write_text(_recorded_json(meta, record))
     if args.cli:
         print("\n".join(["", *cli_rows(args.cli, args.rounds)]))
     return 0

@@ -1,9 +1,13 @@
 """``benchmarks/streams.py``'s output rules run end to end on CPU (a few photos): one row per rule, with
 jax_resize's, Pillow's and torch's ms per image and the programs jax_resize compiled."""
 
+import json
+import pathlib
+
 from conftest import benchmark_module
 
 streams = benchmark_module("streams")
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def test_rule_rows_print_every_rule():
@@ -19,3 +23,33 @@ def test_shorter_edge_is_torchvisions_rule():
     # torchvision's _compute_resized_output_size: the long side is int(size * long / short)
     assert streams._shorter_edge(300, 451, 256) == (256, 384)
     assert streams._shorter_edge(1999, 301, 256) == (1700, 256)
+
+
+def test_record_keeps_every_photo_of_every_rule_and_reads_back():
+    record: dict = {}
+    rows = streams.rule_rows(2, seed=7, record=record)[3:]
+    assert list(record) == list(streams.RULES)
+    for row, calls in zip(rows, record.values()):
+        assert len(calls) == 2 and all(c["jax_resize_ms"] > 0 and c["pillow_ms"] > 0 for c in calls)
+        assert calls[-1]["programs"] == int(row.split("|")[-2])  # the row's count, reached by its last photo
+        assert [c["programs"] for c in calls] == sorted(c["programs"] for c in calls)
+    text = streams._recorded_json({"command": "x"}, record)
+    assert json.loads(text) == {"meta": {"command": "x"}, "rules": record}
+
+
+def test_the_guide_table_is_the_recorded_stream():
+    # the performance page's stream rows and figure come from the one recorded run
+    import readme
+
+    recorded = json.loads((ROOT / "benchmarks" / "results" / "streams_rules.json").read_text())
+    cells = {
+        "fixed 224x224, linear antialias": 'fixed 224×224, `resize(..., "linear", antialias=True)`',
+        "shorter edge 256, linear antialias": "shorter edge 256, the same call",
+        "half size, pil_bicubic": 'half size, `resize(..., "pil_bicubic")`',
+    }
+    assert list(recorded["rules"]) == list(cells) == list(streams.RULES)
+    for name, calls in recorded["rules"].items():
+        mean = {k: sum(c[k] for c in calls) / len(calls) for k in ("jax_resize_ms", "pillow_ms", "torch_ms")}
+        row = readme.row(cells[name])
+        assert row[1] == f"{mean['jax_resize_ms']:.1f}, {calls[-1]['programs']}", (name, row)
+        assert row[2] == f"{mean['pillow_ms']:.1f}" and row[3] == f"{mean['torch_ms']:.2f}", (name, row)
