@@ -18,7 +18,8 @@ shorter edge 256 with linear antialias, half size with ``pil_bicubic``) on N uin
 side, with Pillow and torch uint8 (channels-last) on the same images in the same process: ms per image and
 programs compiled; ``--record FILE`` also writes those streams photo by photo as JSON, which
 ``benchmarks/plot_streams.py`` draws (the performance guide's figure); ``--warm`` then times the same
-photos warm, in their shared programs and in each shape's own program (``exact_shapes()``).
+photos warm, in their shared programs and in each shape's own program (``exact_shapes()``);
+``--enlarge`` runs :data:`ENLARGE` (the photos enlarged x1.5) instead of the rules.
 
 The photo is a real one (``../shared/data/coffee.png``, else the bundled astronaut) enlarged once to 1600x1600;
 each call reads a contiguous crop of it.
@@ -198,13 +199,21 @@ RULES = {
 }
 
 
+#: Enlargements for ``--enlarge``: the same photos one and a half times their size (output grid of
+#: ``bucket_out_ratio``, not the shrinks' ``bucket_out_ratio_shrink``).
+ENLARGE = {
+    "x1.5, linear": lambda h, w: ((h * 3 // 2, w * 3 // 2), "linear", "bilinear"),
+    "x1.5, pil_bicubic": lambda h, w: ((h * 3 // 2, w * 3 // 2), "pil_bicubic", "bicubic"),
+}
+
+
 def _shorter_edge(h: int, w: int, n: int) -> tuple[int, int]:
     """torchvision's ``Resize(n)``: the shorter edge to ``n``, the other by ``int(n * long / short)``."""
     return (n, int(n * w / h)) if h <= w else (int(n * h / w), n)
 
 
-def rule_rows(count: int, seed: int = 53, record: dict | None = None) -> list[str]:
-    """Each rule of :data:`RULES` on ``count`` uint8 photo crops of sizes drawn uniformly in 300-2000 px
+def rule_rows(count: int, seed: int = 53, record: dict | None = None, rules: dict = RULES) -> list[str]:
+    """Each rule of ``rules`` (:data:`RULES`) on ``count`` uint8 photo crops of sizes drawn uniformly in 300-2000 px
     a side, in this process (compilations included): ms per image of jax_resize, Pillow and torch uint8
     (channels-last, antialias), and the XLA programs compiled. ``record``, where given, receives per
     rule the stream photo by photo (:func:`_record`): what ``plot_streams.py`` draws."""
@@ -227,7 +236,7 @@ def rule_rows(count: int, seed: int = 53, record: dict | None = None) -> list[st
         "| --- | --- | --- | --- | --- | --- |",
     ]
     filters = {"bilinear": Image.Resampling.BILINEAR, "bicubic": Image.Resampling.BICUBIC}
-    for name, rule in RULES.items():
+    for name, rule in rules.items():
         before, spent = compiles[0], {"jax": 0.0, "pil": 0.0, "torch": 0.0}
         calls = record.setdefault(name, []) if record is not None else None
         for h, w in shapes:
@@ -255,8 +264,8 @@ def rule_rows(count: int, seed: int = 53, record: dict | None = None) -> list[st
     return rows
 
 
-def warm_rows(count: int, seed: int = 53) -> list[str]:
-    """Each rule of :data:`RULES` on the photos of :func:`rule_rows`, warm: the stream once to compile,
+def warm_rows(count: int, seed: int = 53, rules: dict = RULES) -> list[str]:
+    """Each rule of ``rules`` (:data:`RULES`) on the photos of :func:`rule_rows`, warm: the stream once to compile,
     then again (second calls of each signature: their shared programs), then twice inside
     ``exact_shapes()`` (each shape's own program, the second pass timed). Mean ms per image."""
     import jax
@@ -269,7 +278,7 @@ def warm_rows(count: int, seed: int = 53) -> list[str]:
     def stream(name: str) -> float:
         t0 = time.perf_counter()
         for h, w in shapes:
-            (oh, ow), method, _ = RULES[name](h, w)
+            (oh, ow), method, _ = rules[name](h, w)
             kw = {"antialias": True} if method == "linear" else {}
             jax.block_until_ready(jax_resize.resize(np.ascontiguousarray(photo[:h, :w]), (oh, ow, 3), method, **kw))
         return (time.perf_counter() - t0) / count * 1e3
@@ -279,7 +288,7 @@ def warm_rows(count: int, seed: int = 53) -> list[str]:
         "| rule | shared programs ms | own programs ms | shared / own |",
         "| --- | --- | --- | --- |",
     ]
-    for name in RULES:
+    for name in rules:
         stream(name)
         shared = stream(name)
         with jax_resize.exact_shapes():
@@ -324,6 +333,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
     parser.add_argument("--rules", type=int, default=150, help="photo sizes of each output rule's stream (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
+    parser.add_argument("--enlarge", action="store_true", help="the rules' photos enlarged instead (ENLARGE)")
     parser.add_argument("--warm", action="store_true", help="then the rules' photos warm: shared and own programs")
     parser.add_argument(
         "--record",
@@ -361,10 +371,11 @@ def main(argv=None) -> int:
     if args.rules:
         record: dict = {}
         with device_check.candidate_row(jax, args.candidate or {}):
-            print("\n".join(["", *rule_rows(args.rules, record=record)]))
+            rules = ENLARGE if args.enlarge else RULES
+            print("\n".join(["", *rule_rows(args.rules, record=record, rules=rules)]))
         if args.warm:
             with device_check.candidate_row(jax, args.candidate or {}):
-                print("\n".join(["", *warm_rows(args.rules)]))
+                print("\n".join(["", *warm_rows(args.rules, rules=rules)]))
         if args.record:
             meta = {"command": " ".join(["python benchmarks/streams.py", *(argv or sys.argv[1:])]), "process": process}
             meta.update(jax=jax.__version__, cpus=os.cpu_count(), date=time.strftime("%Y-%m-%d"))

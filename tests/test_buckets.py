@@ -390,6 +390,8 @@ def test_grid_and_widths():
         (False, False),
     ]
     assert [decide.bucket_out_size(n, cpu) for n in (1, 3, 64, 224, 256)] == [1, 3, 75, 232, 290]
+    # a shrinking axis: the grid 1, 2, 4, ... (at most twice its outputs)
+    assert [decide.bucket_out_size(n, cpu, shrink=True) for n in (1, 3, 64, 224, 256, 257)] == [1, 4, 64, 256, 256, 512]
 
 
 def test_bucketed_records_read_only_the_valid_part(photo):
@@ -400,7 +402,8 @@ def test_bucketed_records_read_only_the_valid_part(photo):
     own = [strategies.plan(0, gather, "auto", np.float32, TUNING["cpu"])]
     found = buckets.shared(x, [(0, gather)], "auto", (), own, [False], TUNING["cpu"], separate=False)
     padded, ((_, shared),), loops = found
-    assert padded.shape == (192, 70, 3) and shared.in_size == 192 and shared.out_size == 5 and not loops
+    # 5 of 130 rows: a shrink's output grid 1, 2, 4, 8 computes 8 rows
+    assert padded.shape == (192, 70, 3) and shared.in_size == 192 and shared.out_size == 8 and not loops
     np.testing.assert_array_equal(np.asarray(padded)[:130], photo[:130, :70])
     np.testing.assert_array_equal(shared.index[:5], gather.index)
     y = buckets.cut(jnp.zeros((7, 70, 3)), [(0, gather)])

@@ -121,7 +121,7 @@ def shared(x, ops, requested: str, options, own: list, exact: list[bool], tuning
         return None
     out_shape = list(shape)
     for axis, record in ops:
-        out_shape[axis] = _decide.bucket_out_size(record.out_size, tuning)
+        out_shape[axis] = _decide.bucket_out_size(record.out_size, tuning, shrink=record.out_size < record.in_size)
     if np.prod(out_shape, dtype=np.float64) > tuning.bucket_max_elements:
         return None  # a padded output this large: its own program (and no padded copy of it)
     groups = _decide.groups(own, tuning, separate=separate)

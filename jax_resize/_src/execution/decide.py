@@ -86,13 +86,14 @@ def bucket_size(n: int, tuning: Tuning) -> int:
     return size
 
 
-def bucket_out_size(n: int, tuning: Tuning) -> int:
+def bucket_out_size(n: int, tuning: Tuning, *, shrink: bool = False) -> int:
     """The outputs a shared program computes for ``n``: the smallest size ``>= n`` of the grid 1,
-    2, 3, ... ``ceil(size * bucket_out_ratio)`` (at most ``bucket_out_ratio`` times ``n``: a small
-    axis stays small)."""
+    2, 3, ... ``ceil(size * ratio)`` (at most ``ratio`` times ``n``: a small axis stays small), the
+    ratio ``bucket_out_ratio_shrink`` for an axis that shrinks (``shrink``), else ``bucket_out_ratio``."""
+    ratio = tuning.bucket_out_ratio_shrink if shrink else tuning.bucket_out_ratio
     size = 1
     while size < n:
-        size = math.ceil(size * tuning.bucket_out_ratio)
+        size = math.ceil(size * ratio)
     return size
 
 

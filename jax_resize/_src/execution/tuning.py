@@ -114,8 +114,11 @@ class Tuning:
     bucket_ratio_large: float = 1.5
     exact_after: int = 4
     #: Output sizes of a shared program: a grid of ratio ``bucket_out_ratio`` from 1 (the rows
-    #: past a call's own are computed and cut). RESULTS.md "Shared programs with the own program's bits".
+    #: past a call's own are computed and cut), ``bucket_out_ratio_shrink`` along an axis that
+    #: shrinks (its padded rows cost less than the compilations a coarser grid saves).
+    #: RESULTS.md "Shared programs with the own program's bits", "A coarser output grid for shrinks".
     bucket_out_ratio: float = 1.25
+    bucket_out_ratio_shrink: float = 2.0
     #: Larger padded inputs (elements) get their own program: their run outweighs a compilation.
     bucket_max_elements: int = 1 << 27
 
