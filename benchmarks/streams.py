@@ -28,6 +28,7 @@ each call reads a contiguous crop of it.
 shared photos, every fifth EXIF-rotated) and times, each in a fresh process, ``jax-resize DIR OUT --size 224x224``
 with an empty persistent compilation cache, again with that cache kept, and a single-threaded Pillow loop doing the
 same work (``exif_transpose``, ``BILINEAR``, JPEG quality 95); and the import time of ``jax_resize``.
+``--cli-rule`` gives the outputs instead: ``scale 0.5`` or ``shorter edge 256`` (:data:`CLI_RULES`).
 """
 
 from __future__ import annotations
@@ -120,8 +121,19 @@ dst.mkdir(exist_ok=True)
 for path in sorted(src.iterdir()):
     with Image.open(path) as img:
         img = ImageOps.exif_transpose(img).convert("RGB")
-        img.resize((224, 224), Image.Resampling.BILINEAR).save(dst / path.name, quality=95)
+        img.resize(SIZE, Image.Resampling.BILINEAR).save(dst / path.name, quality=95)
 """
+#: The command's output rules for ``--cli-rule``: its arguments, and the Pillow loop's output size
+#: (an expression of ``img``: ONNX Resize's sizes, floor of the scaled size, and the
+#: ``not_smaller`` policy's rounded one).
+CLI_RULES = {
+    "224x224": (["--size", "224x224"], "(224, 224)"),
+    "scale 0.5": (["--scale", "0.5"], "(img.width // 2, img.height // 2)"),
+    "shorter edge 256": (
+        ["--size", "256", "--keep-aspect-ratio-policy", "not_smaller"],
+        "tuple(round(n * max(256 / img.width, 256 / img.height)) for n in img.size)",
+    ),
+}
 
 
 def write_folder(folder: pathlib.Path, count: int, seed: int = 37) -> None:
@@ -145,9 +157,11 @@ def _timed(cmd, env=None) -> float:
     return time.perf_counter() - t0
 
 
-def cli_rows(count: int, rounds: int = 3) -> list[str]:
+def cli_rows(count: int, rounds: int = 3, rule: str = "224x224") -> list[str]:
     """The CLI on a mixed folder against the Pillow loop, each in a fresh default process; ``rounds``
-    rounds (each with an empty cache first), medians and ranges."""
+    rounds (each with an empty cache first), medians and ranges; ``rule`` names the outputs
+    (:data:`CLI_RULES`)."""
+    arguments, size = CLI_RULES[rule]
     env = {k: v for k, v in os.environ.items() if k != "GLIBC_TUNABLES"}
     runs: dict = {"first": [], "cached": [], "pillow": [], "bare": [], "import": [], "jax": []}
     differ = 0
@@ -157,12 +171,12 @@ def cli_rows(count: int, rounds: int = 3) -> list[str]:
         write_folder(root / "in", count)
         for r in range(rounds):
             env["JAX_COMPILATION_CACHE_DIR"] = str(root / f"cache{r}")
-            cli = [sys.executable, "-m", "jax_resize", str(root / "in"), "--size", "224x224", "--quiet"]
+            cli = [sys.executable, "-m", "jax_resize", str(root / "in"), *arguments, "--quiet"]
             runs["first"].append(_timed([*cli[:4], str(root / f"a{r}"), *cli[4:]], env))
             runs["cached"].append(_timed([*cli[:4], str(root / f"b{r}"), *cli[4:]], env))
             # the cached run's stored programs must reproduce the first run's files byte for byte
             differ += sum((root / f"a{r}" / p.name).read_bytes() != p.read_bytes() for p in (root / f"b{r}").iterdir())
-            loop = [sys.executable, "-c", _PILLOW_LOOP, str(root / "in"), str(root / f"c{r}")]
+            loop = [sys.executable, "-c", _PILLOW_LOOP.replace("SIZE", size), str(root / "in"), str(root / f"c{r}")]
             runs["pillow"].append(_timed(loop, env))
             runs["bare"].append(_timed([sys.executable, "-c", "pass"], env))
             runs["import"].append(_timed([sys.executable, "-c", "import jax_resize"], env))
@@ -178,7 +192,7 @@ def cli_rows(count: int, rounds: int = 3) -> list[str]:
         )
 
     return [
-        f"CLI on {count} JPEGs of distinct sizes (300-2400 px, every fifth EXIF-rotated) -> 224x224, fresh processes,"
+        f"CLI on {count} JPEGs of distinct sizes (300-2400 px, every fifth EXIF-rotated) -> {rule}, fresh processes,"
         f" median of {rounds} rounds (range)",
         "| run | seconds | / Pillow loop | per round / that round's Pillow loop |",
         "| --- | --- | --- | --- |",
@@ -333,6 +347,7 @@ def main(argv=None) -> int:
     parser.add_argument("--cli", type=int, default=100, help="JPEGs in the CLI's mixed folder (0: skip)")
     parser.add_argument("--rules", type=int, default=150, help="photo sizes of each output rule's stream (0: skip)")
     parser.add_argument("--rounds", type=int, default=3, help="CLI rounds, each in fresh processes")
+    parser.add_argument("--cli-rule", choices=list(CLI_RULES), default="224x224", help="the command's outputs")
     parser.add_argument("--enlarge", action="store_true", help="the rules' photos enlarged instead (ENLARGE)")
     parser.add_argument("--warm", action="store_true", help="then the rules' photos warm: shared and own programs")
     parser.add_argument(
@@ -381,7 +396,7 @@ def main(argv=None) -> int:
             meta.update(jax=jax.__version__, cpus=os.cpu_count(), date=time.strftime("%Y-%m-%d"))
             args.record.write_text(_recorded_json(meta, record))
     if args.cli:
-        print("\n".join(["", *cli_rows(args.cli, args.rounds)]))
+        print("\n".join(["", *cli_rows(args.cli, args.rounds, args.cli_rule)]))
     return 0
 
 

@@ -53,3 +53,12 @@ def test_the_guide_table_is_the_recorded_stream():
         row = readme.row(cells[name])
         assert row[1] == f"{mean['jax_resize_ms']:.1f}, {calls[-1]['programs']}", (name, row)
         assert row[2] == f"{mean['pillow_ms']:.1f}" and row[3] == f"{mean['torch_ms']:.2f}", (name, row)
+
+
+def test_cli_rows_run_the_command_and_the_pillow_loop_for_a_rule():
+    rows = streams.cli_rows(2, rounds=1, rule="shorter edge 256")
+    assert "-> shorter edge 256" in rows[0]
+    for name in ("jax-resize, empty compilation cache", "jax-resize, cache kept", "single-threaded Pillow loop"):
+        (row,) = [r for r in rows if r.startswith(f"| {name} |")]
+        assert float(row.split("|")[2].split()[0]) > 0, row
+    assert rows[-1].endswith(": 0 of 2"), rows[-1]  # stored programs reproduce the first run's files
