@@ -257,8 +257,7 @@ def rule_rows(count: int, seed: int = 53, record: dict | None = None, rules: dic
             x = np.ascontiguousarray(photo[:h, :w])
             (oh, ow), method, peer = rule(h, w)
             t0 = time.perf_counter()
-            kw = {"antialias": True} if method == "linear" else {}
-            jax.block_until_ready(jax_resize.resize(x, (oh, ow, 3), method, **kw))
+            _resized(x, (oh, ow), method)
             t1 = time.perf_counter()
             Image.fromarray(x).resize((ow, oh), filters[peer])
             t2 = time.perf_counter()
@@ -278,11 +277,20 @@ def rule_rows(count: int, seed: int = 53, record: dict | None = None, rules: dic
     return rows
 
 
+def _resized(x, out: tuple[int, int], method: str):
+    """The rules' jax_resize call on an ``[h, w, 3]`` photo (linear antialiased), its result ready."""
+    import jax
+
+    import jax_resize
+
+    kw = {"antialias": True} if method == "linear" else {}
+    return jax.block_until_ready(jax_resize.resize(x, (*out, 3), method, **kw))
+
+
 def warm_rows(count: int, seed: int = 53, rules: dict = RULES) -> list[str]:
     """Each rule of ``rules`` (:data:`RULES`) on the photos of :func:`rule_rows`, warm: the stream once to compile,
     then again (second calls of each signature: their shared programs), then twice inside
     ``exact_shapes()`` (each shape's own program, the second pass timed). Mean ms per image."""
-    import jax
 
     import jax_resize
 
@@ -292,9 +300,8 @@ def warm_rows(count: int, seed: int = 53, rules: dict = RULES) -> list[str]:
     def stream(name: str) -> float:
         t0 = time.perf_counter()
         for h, w in shapes:
-            (oh, ow), method, _ = rules[name](h, w)
-            kw = {"antialias": True} if method == "linear" else {}
-            jax.block_until_ready(jax_resize.resize(np.ascontiguousarray(photo[:h, :w]), (oh, ow, 3), method, **kw))
+            out, method, _ = rules[name](h, w)
+            _resized(np.ascontiguousarray(photo[:h, :w]), out, method)
         return (time.perf_counter() - t0) / count * 1e3
 
     rows = [

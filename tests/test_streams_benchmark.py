@@ -62,3 +62,11 @@ def test_cli_rows_run_the_command_and_the_pillow_loop_for_a_rule():
         (row,) = [r for r in rows if r.startswith(f"| {name} |")]
         assert float(row.split("|")[2].split()[0]) > 0, row
     assert rows[-1].endswith(": 0 of 2"), rows[-1]  # stored programs reproduce the first run's files
+
+
+def test_warm_rows_time_every_rule_in_shared_and_own_programs():
+    rows = streams.warm_rows(1, seed=5)[3:]
+    assert [row.split("|")[1].strip() for row in rows] == list(streams.RULES)
+    for row in rows:
+        shared, own, ratio = (float(c.strip().rstrip("x")) for c in row.split("|")[2:5])
+        assert shared > 0 and own > 0 and abs(ratio - shared / own) < 0.05 * ratio + 0.01, row
