@@ -69,4 +69,4 @@ def test_warm_rows_time_every_rule_in_shared_and_own_programs():
     assert [row.split("|")[1].strip() for row in rows] == list(streams.RULES)
     for row in rows:
         shared, own, ratio = (float(c.strip().rstrip("x")) for c in row.split("|")[2:5])
-        assert shared > 0 and own > 0 and abs(ratio - shared / own) < 0.05 * ratio + 0.01, row
+        assert shared > 0 and own > 0 and abs(ratio - shared / own) < 0.1 * ratio + 0.05, row  # cells rounded to 0.1 ms
