@@ -33,14 +33,13 @@ from . import rounding as _rounding
 from .memory import keep_freed_memory
 from .peers import jax_image as _jax_image
 from .peers import onnx as _onnx
-from .peers import pillow as _pillow
 
 #: Modes that map to ONNX Resize; every other ``jax_resize.resize`` method is offered too.
 ONNX_MODES = _onnx.MODES
 #: OpenVINO Interpolate-11 modes whose names do not clash with ONNX's (``--cubic-coeff-a`` is
 #: passed as ``cube_coeff``).
 OPENVINO_MODES = ("linear_onnx", "bilinear_pillow", "bicubic_pillow")
-MODES = ONNX_MODES + OPENVINO_MODES + tuple(m for m in _jax_image.METHODS + _pillow.METHODS if m not in ONNX_MODES)
+MODES = ONNX_MODES + OPENVINO_MODES + tuple(m for m in _jax_image.METHODS + _resize.PIL_METHODS if m not in ONNX_MODES)
 BATCH = 16  # frames per jitted call (and the most frames held in memory waiting for one)
 #: Pillow's decompression-bomb threshold (``PIL.Image.MAX_IMAGE_PIXELS``): the default limit on
 #: output pixels per frame.
@@ -55,7 +54,7 @@ CUBIC = (
 APPLIES = {
     "coordinate_transformation_mode": ONNX_MODES + OPENVINO_MODES,
     "nearest_mode": ("nearest",),
-    "cubic_coeff_a": ("cubic", "bicubic_pillow", "cubic-pytorch", "pil_bicubic"),
+    "cubic_coeff_a": ("cubic", "bicubic_pillow", "cubic-pytorch", "pil_bicubic", "pil12_bicubic"),
     "exclude_outside": ("linear", "cubic"),
     "antialias": ("linear", "cubic", "linear_onnx", "bilinear_pillow", "bicubic_pillow", "lanczos3", "lanczos5")
     + ("cubic-pytorch",),
@@ -346,14 +345,14 @@ def resize_fn(plan: Plan, batched: bool, alpha: bool):
     """Resizes ``[H, W, ...]`` eagerly (new sizes share programs) or ``[N, H, W, ...]`` jitted when
     ``batched``, in their dtype (half to even, saturated); ``alpha``: last channel, premultiplied."""
     axes = (1, 2) if batched else (0, 1)
-    pil_alpha = alpha and plan.mode in _pillow.METHODS  # Pillow's own integer premultiplication
+    pil_alpha = alpha and plan.mode in _resize.PIL_METHODS  # Pillow's own integer premultiplication
     resize = _resizer(plan, axes, pil_alpha)
 
     def keep_dtype(y, dtype):
         return y if y.dtype == dtype else _rounding.to_output(y, dtype)
 
     def run(x):
-        if not alpha or pil_alpha or plan.mode in ("nearest", "pil_nearest"):
+        if not alpha or pil_alpha or plan.mode in ("nearest", "pil_nearest", "pil12_nearest"):
             return keep_dtype(resize(x), x.dtype)
         maxval = float(np.iinfo(x.dtype).max) if np.issubdtype(x.dtype, np.integer) else 1.0
         xf = x.astype(jnp.float32)

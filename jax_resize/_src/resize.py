@@ -17,6 +17,7 @@ from .execution import apply as _apply
 from .peers import jax_image as _jax_image
 from .peers import onnx as _onnx
 from .peers import pillow as _pillow
+from .peers import release_rules as _release_rules
 
 
 def method_name(method) -> str:
@@ -26,7 +27,11 @@ def method_name(method) -> str:
     Raises:
       ValueError: an unknown name (with a suggestion).
     """
-    return _jax_image.method_name(method, _pillow.METHODS)
+    return _jax_image.method_name(method, PIL_METHODS)
+
+
+#: Every ``pil_*`` method: Pillow 13's (``pil_bicubic`` ...) and Pillow 12.3's (``pil12_bicubic`` ...).
+PIL_METHODS = _pillow.METHODS + _release_rules.METHODS_12
 
 
 def resize(
@@ -62,7 +67,9 @@ def resize(
         ``"cubic"`` (Keys 1981, a = -0.5), ``"lanczos3"``, ``"lanczos5"``, ``"cubic-pytorch"``
         (a = -0.75, edge-clamped), ``"area"`` or a ``jax.image.ResizeMethod``; ``"pil_nearest"``,
         ``"pil_box"``, ``"pil_bilinear"``, ``"pil_hamming"``, ``"pil_bicubic"``, ``"pil_lanczos"``
-        reproduce ``PIL.Image.resize`` with ``Image.Resampling``'s filter of that name (below).
+        reproduce ``PIL.Image.resize`` with ``Image.Resampling``'s filter of that name (below),
+        Pillow 13's bits; ``"pil12_nearest"`` ... ``"pil12_lanczos"`` the same filters with Pillow
+        12.3's (its pass order: ``compat.pil_resize``'s ``pillow_version="12"``).
       antialias: stretch the filter when downsampling (ignored by nearest, area and ``pil_*``,
         which always use Pillow's support ``filter_support * max(in / out, 1)``).
       precision: ``lax.Precision`` of the contractions.
@@ -87,8 +94,9 @@ def resize(
     ``Image.resize`` with Pillow's window and kernels (``compat.pil_resize`` gives the formulas).
     They keep the input dtype, like Pillow's modes: float images give mode ``'F'``'s result;
     ``uint8`` images the 8-bit modes' (``'L'``, ``'RGB'``...) bit for bit (22-bit fixed point,
-    each pass rounded and clipped to ``uint8``, Pillow 13's pass order; exact while a pass reads
-    fewer than about 780 taps per output, i.e. downsampling by less than ~130x with lanczos);
+    each pass rounded and clipped to ``uint8``, Pillow 13's pass order (12's for ``pil12_*``);
+    exact while a pass reads fewer than about 780 taps per output, i.e. downsampling by less than
+    ~130x with lanczos);
     other integers round half away from zero after each pass (mode ``'I'``). ``cubic_coeff_a``
     changes ``pil_bicubic``'s ``a`` (Pillow: -0.5); the other ONNX options do not apply. Not
     supported: ``box`` and ``reducing_gap`` (``compat.pil_resize`` has them). An ``[H, W, 4]``
@@ -124,7 +132,7 @@ def resize(
     method = method_name(method)
     image, dtype = _frontend.prologue("image", image)
     shape = _frontend.output_size(_v.shape_tuple("shape", shape, image.ndim), "shape")
-    if method in _pillow.METHODS:
+    if method in PIL_METHODS:
         _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi)
         if cubic_coeff_a is not None:
             cubic_coeff_a = _v.finite_float("cubic_coeff_a", cubic_coeff_a)
@@ -132,7 +140,7 @@ def resize(
     if alpha not in (None, "straight"):
         raise ValueError(
             f"alpha={alpha!r} reproduces PIL.Image.resize's LA/RGBA resampling and needs a pil_* method "
-            f"({', '.join(_pillow.METHODS)}); got method={method!r}. Leave alpha=None for the others."
+            f"({', '.join(PIL_METHODS)}); got method={method!r}. Leave alpha=None for the others."
         )
     _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _onnx.COORDINATE_TRANSFORMATION_MODES)
     if nearest_mode is not None:
@@ -184,7 +192,7 @@ def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cu
         nearest_mode=nearest_mode is not None,
         exclude_outside=exclude_outside is not None,
         roi=roi is not None,
-        cubic_coeff_a=cubic_coeff_a is not None and method != "pil_bicubic",
+        cubic_coeff_a=cubic_coeff_a is not None and method not in ("pil_bicubic", "pil12_bicubic"),
     )
     bad = [name for name, set_ in given.items() if set_]
     if bad:
@@ -198,11 +206,14 @@ def _pil_resize(image, shape, method: str, cubic_coeff_a, alpha, precision, stra
     """A ``pil_*`` method: every axis whose length changes is resampled as one pass of
     ``Image.resize``; ``alpha="premultiplied"`` wraps the passes in Pillow's premultiplication
     (not ``pil_nearest``, which Pillow resamples straight). Returns ``image``'s dtype."""
+    base, version = _release_rules.split_method(method)
     premultiplied = _pillow.check_alpha(image.shape, shape, image.dtype, alpha)
     changed = [a for a in range(image.ndim) if image.shape[a] != shape[a]]
     _v.check_empty_axes([image.shape[a] for a in changed], [shape[a] for a in changed], changed)
-    if image.dtype == np.bool_ and method != "pil_nearest":
-        raise TypeError(f"image has dtype bool, which only method='pil_nearest' can resize; got {method!r}.")
+    if image.dtype == np.bool_ and base != "pil_nearest":
+        raise TypeError(
+            f"image has dtype bool, which only method='pil_nearest' (or 'pil12_nearest') can resize; got {method!r}."
+        )
     empty = _frontend.empty_output(shape, image.dtype)
     if empty is not None:  # no axis's weights (another axis may be huge)
         return empty
@@ -210,9 +221,17 @@ def _pil_resize(image, shape, method: str, cubic_coeff_a, alpha, precision, stra
     def run(x):
         edges = {a: None for a in changed}
         return _pillow.resample_axes(
-            x, shape, method, changed, edges, cubic_coeff_a=cubic_coeff_a, precision=precision, strategy=strategy
+            x,
+            shape,
+            base,
+            changed,
+            edges,
+            cubic_coeff_a=cubic_coeff_a,
+            precision=precision,
+            strategy=strategy,
+            version=version,
         )
 
-    if premultiplied and changed and method != "pil_nearest":
+    if premultiplied and changed and base != "pil_nearest":
         return _pillow.unpremultiply(run(_pillow.premultiply(image)))
     return run(image)

@@ -21,12 +21,13 @@ from . import validation as _v
 PRESETS: dict[str, tuple[str, ...]] = {
     "torchvision": ("nearest", "nearest-exact", "bilinear", "bicubic"),
     "pillow": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos"),
+    "pillow12": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos"),
     "tf": ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic"),
     "opencv": ("nearest", "linear", "cubic", "area", "lanczos4", "nearest-exact"),
     "jax": ("nearest", "linear", "bilinear", "cubic", "bicubic", "lanczos3", "lanczos5"),
 }
 #: Presets whose library always (Pillow) or never (OpenCV) filters over the scaled support.
-_ALWAYS_ANTIALIASED = ("pillow",)
+_ALWAYS_ANTIALIASED = ("pillow", "pillow12")
 _NEVER_ANTIALIASED = ("opencv",)
 
 
@@ -196,7 +197,9 @@ def resample(
     * ``"torchvision"``: ``torchvision.transforms.v2.functional.resize`` of the ``[C, H, W]``
       uint8 tensor (``torch.nn.functional.interpolate`` on uint8 for bilinear with AVX2 and for
       bicubic; nearest modes too); an unchanged size returns the image. uint8 out.
-    * ``"pillow"``: ``PIL.Image.resize`` with ``Resampling[method.upper()]``. uint8 out.
+    * ``"pillow"``: ``PIL.Image.resize`` with ``Resampling[method.upper()]`` (Pillow 13). uint8 out.
+    * ``"pillow12"``: the same with Pillow 12.3's bits (``compat.pil_resize``'s
+      ``pillow_version="12"``). uint8 out.
     * ``"tf"``: ``tf.image.resize(method, antialias)``: float32 out (nearest keeps the dtype).
     * ``"opencv"``: ``cv2.resize`` with ``INTER_<METHOD>``: nearest flags bit for bit, filters
       within 1 (:func:`jax_resize.compat.cv2_resize`). uint8 out.
@@ -250,8 +253,9 @@ def _resample(image, size: tuple[int, int], method: str, preset: str, antialias:
         aa = antialias and method in ("bilinear", "bicubic")
         nchw = compat.torch_interpolate(chw, size=(h, w), mode=method, antialias=aa)
         return nchw[0].transpose(1, 2, 0).reshape(*nchw.shape[2:], *image.shape[2:])
-    if preset == "pillow":
-        return compat.pil_resize(image, (w, h), compat.Resampling[method.upper()])
+    if preset in ("pillow", "pillow12"):
+        version = "12" if preset == "pillow12" else "13"
+        return compat.pil_resize(image, (w, h), compat.Resampling[method.upper()], pillow_version=version)
     if preset == "tf":  # tf.image.resize takes [H, W, C]
         hwc = compat.tf_resize(image.reshape(*image.shape[:2], -1), (h, w), method, antialias=antialias)
         return hwc.reshape(*hwc.shape[:2], *image.shape[2:])

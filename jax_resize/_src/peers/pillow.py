@@ -27,6 +27,7 @@ from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
+from . import release_rules as _release_rules
 
 #: ``jax_resize.resize``'s methods of the ``PIL.Image.Resampling`` filters.
 METHODS = ("pil_nearest", "pil_box", "pil_bilinear", "pil_hamming", "pil_bicubic", "pil_lanczos")
@@ -224,12 +225,15 @@ def quantized(taps: _records.Taps) -> _records.Taps:
     return taps.map_weights(lambda w: _rounding.quantize_weights(w, PRECISION_BITS))
 
 
-def pass_order(changed: list[int], in_shape, out_shape) -> list[int]:
+def pass_order(changed: list[int], in_shape, out_shape, version: str = "13") -> list[int]:
     """Pillow 13's pass order over the ``changed`` axes (ascending): for ``(h, w)`` the vertical pass
     first iff ``out_h < in_h and 2 * (out_w - in_w) > out_h - in_h`` (found empirically,
-    ``docs/notes/openvino_pillow_semantics.md``), else the horizontal; other counts last axis first."""
+    ``docs/notes/openvino_pillow_semantics.md``), else the horizontal; other counts last axis first.
+    ``version="12"``: Pillow 12's (:func:`.release_rules.order_12`)."""
     if len(changed) == 2:
         h, w = changed
+        if version == "12":
+            return _release_rules.order_12(h, w, in_shape, out_shape)
         if out_shape[h] < in_shape[h] and 2 * (out_shape[w] - in_shape[w]) > out_shape[h] - in_shape[h]:
             return [h, w]
         return [w, h]
@@ -436,12 +440,14 @@ def resample_axes(
     cubic_coeff_a=None,
     precision=lax.Precision.HIGHEST,
     strategy: str = "auto",
+    version: str = "13",
 ):
     """Resamples the ``changed`` axes of ``image`` to ``out_shape`` like ``Image.resize``;
     ``edges[axis]`` is the box's ``(in0, in1)`` on that axis, or ``None``; ``rule`` as
-    :func:`_rule` (``None``: by dtype, one :func:`..apply.run`)."""
+    :func:`_rule` (``None``: by dtype, one :func:`..apply.run`); ``version``: Pillow 13's or
+    12's pass order (:func:`pass_order`)."""
     dtype = np.dtype(image.dtype)
-    order = pass_order(changed, image.shape, out_shape)
+    order = pass_order(changed, image.shape, out_shape, version)
     if method == "pil_nearest":
         walk = rule != "I;16"
         ops = [
@@ -573,6 +579,7 @@ def pil_resize(
     reducing_gap: float | None = None,
     *,
     mode: str | None = None,
+    pillow_version: str = "13",
 ) -> jax.Array:
     """``PIL.Image.fromarray(image, mode).resize(size, resample, box, reducing_gap)`` in JAX:
     ``[H, W(, C)]`` -> ``[height, width(, C)]``.
@@ -600,6 +607,14 @@ def pil_resize(
     with no Pillow mode keeps its dtype, channels resampled independently (float32 as ``'F'``,
     int32 as ``'I'``, uint16 as ``'I;16'``, uint8 as ``'L'``, others in their own dtype).
 
+    ``pillow_version="12"`` gives Pillow 12.3's bits instead of 13's, with the same exactness: the
+    horizontal pass first (vertical first for an image over 100 times taller than wide whose
+    height shrinks), and ``LA``/``RGBA`` filtered without ``reducing_gap``
+    (:mod:`.release_rules`). It also gives Pillow 10.1-12.2's bits in every mode but ``'I;16'``,
+    and 10.1-12.1's only for images at most 100 times taller than wide. ``'I;16'`` differs there:
+    11.x-12.2 store a pass's value above 65535 as ``0xFF00 | (value & 0xFF)``, and 10.x refuses
+    to filter it.
+
     Args:
       image: ``[H, W]`` or ``[H, W, C]``.
       size: ``(width, height)`` of the output, ints >= 1 (Pillow's order).
@@ -610,6 +625,7 @@ def pil_resize(
       reducing_gap: ``None`` or a float >= 1: first reduce by an integer factor with block means
         while the remaining scale stays >= ``reducing_gap`` (faster, slightly different).
       mode: a Pillow mode string for the array (:data:`PIL_MODES`), or ``None`` to infer it.
+      pillow_version: ``"13"`` (default) or ``"12"``: the Pillow release whose bits to give.
 
     Returns:
       ``[height, width(, C)]``: the mode's pixels (uint8; int32 for ``'I'``, uint16 for
@@ -619,7 +635,8 @@ def pil_resize(
       ValueError: rank not 2 or 3, a size < 1, unknown resample, box outside the image, reversed
         or not finite (Pillow computes with a NaN box), reducing_gap < 1, a mode that is unknown
         or does not fit the array's shape and dtype, reducing_gap that reduces a ``'I;16'`` image
-        (Pillow cannot).
+        (Pillow cannot), a ``pillow_version`` other than ``"13"`` and ``"12"``, an ``MKS*`` filter
+        with ``pillow_version="12"`` (Pillow 12 has none).
       TypeError: as Pillow: ``size`` not two ints (bools refused too, which Pillow reads as 1),
         ``box`` not four real numbers, a float ``resample``; a traced ``size`` or ``box``.
 
@@ -638,6 +655,10 @@ def pil_resize(
     if len(shape) not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {shape}.")
     resample = _resample(resample)
+    version = _release_rules.version(pillow_version)
+    if version == "12" and resample > HAMMING:
+        name = f"resample={int(resample)} ({resample.name})"
+        raise ValueError(f"{name} is not a Pillow 12 filter; use pillow_version='13'.")
     width, height = _size(size)
     out_shape = _frontend.output_size((height, width) + tuple(shape[2:]), "size")
     in_h, in_w = shape[:2]
@@ -666,11 +687,12 @@ def pil_resize(
     if mode in ("1", "P"):
         resample = NEAREST  # Pillow's rule for bilevel and palette images
     if mode in ALPHA_MODES and resample != NEAREST:
-        return unpremultiply(_resize_box(premultiply(image), (width, height), resample, box, reducing_gap, mode))
+        gap = _release_rules.alpha_reducing_gap(version, reducing_gap)
+        return unpremultiply(_resize_box(premultiply(image), (width, height), resample, box, gap, mode, version))
     if mode == "LAB":  # Pillow stores a* and b* (signed in the array) offset by 128: its raw unpacker
         flip = jnp.array([0, 128, 128], jnp.uint8)  # flips their top bit, and its packer flips it back
-        return _resize_box(image ^ flip, (width, height), resample, box, reducing_gap, mode) ^ flip
-    return _resize_box(image, (width, height), resample, box, reducing_gap, mode)
+        return _resize_box(image ^ flip, (width, height), resample, box, reducing_gap, mode, version) ^ flip
+    return _resize_box(image, (width, height), resample, box, reducing_gap, mode, version)
 
 
 #: Pillow 13's filters that jax_resize does not reproduce (``Image.Resampling`` values).
@@ -730,7 +752,7 @@ def _box(box) -> tuple[float, float, float, float]:
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def _resize_box(image, size, resample, box, reducing_gap, mode) -> jax.Array:
+def _resize_box(image, size, resample, box, reducing_gap, mode, version="13") -> jax.Array:
     """``Image.resize`` after the mode handling: ``reduce`` for ``reducing_gap``, then the passes."""
     (width, height), (in_h, in_w) = size, image.shape[:2]
     if reducing_gap is not None and resample != NEAREST:
@@ -751,4 +773,5 @@ def _resize_box(image, size, resample, box, reducing_gap, mode) -> jax.Array:
     full = {0: (0.0, float(in_h)), 1: (0.0, float(in_w))}
     # Pillow skips a pass when the axis keeps its length and the box covers it exactly
     changed = [a for a in (0, 1) if out_shape[a] != image.shape[a] or edges[a] != full[a]]
-    return resample_axes(image, out_shape, _METHOD[resample], changed, edges, rule=_rule(image.dtype, mode))
+    rule = _rule(image.dtype, mode)
+    return resample_axes(image, out_shape, _METHOD[resample], changed, edges, rule=rule, version=version)
