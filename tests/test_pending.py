@@ -25,7 +25,8 @@ def _aa(preset, method):
 def _tolerance(preset, method, dtype):
     if dtype != np.uint8:
         return 1e-4  # float32 sums in the padded program's order (values 0..255)
-    # OpenCV's filters sum in float32 and round once: the padded program's order may move a half
+    # device mode applies float records for OpenCV's filters (compat.cv2_resize's float_records),
+    # the host mode OpenCV's 8-bit fixed point: within 1
     return 1 if preset == "opencv" and "nearest" not in method else 0
 
 

@@ -33,6 +33,7 @@ from . import records as _records
 from . import rounding as _rounding
 from . import validation as _v
 from .execution import apply as _apply
+from .execution import ordered as _ordered
 from .peers import jax_image as _jax_image
 
 #: ``method`` values of ``tf.image.crop_and_resize`` (TensorFlow's float32 values exactly when
@@ -51,27 +52,6 @@ def _crop_size(crop_size) -> tuple[int, int]:
     return size[0], size[1]
 
 
-def _rounded(x: jax.Array) -> jax.Array:
-    """``x`` (a product), rounded to float32 before any addition uses it.
-
-    A select on ``x == x`` (false only for NaN, which stays NaN) stands between the product and
-    its consumer, so XLA cannot contract the two into a fused multiply-add. jax has no switch for
-    contraction; ``lax.reduce_precision(x, 8, 23)`` and ``lax.optimization_barrier`` do not stop
-    it on XLA's CPU backend, this select does (``tests/test_crop_and_resize.py`` compares with
-    TensorFlow under ``jax.jit``, several boxes per call).
-    """
-    return jnp.where(x == x, x, jnp.float32(jnp.nan))
-
-
-def _divide(x: jax.Array, divisor: int) -> jax.Array:
-    """``x / divisor``, correctly rounded in float32 (the static ``divisor`` is not made a reciprocal).
-
-    The divisor is selected per element (``x == x`` as in :func:`_rounded`), so it is not a
-    broadcast constant that XLA's simplifier replaces by a multiplication with ``1 / divisor``.
-    """
-    return x / jnp.where(x == x, jnp.float32(divisor), jnp.float32(jnp.nan))
-
-
 def _source_coordinates(start: jax.Array, end: jax.Array, in_size: int, out_size: int) -> jax.Array:
     """TensorFlow's float32 source coordinate of every output row of every box, ``[num_boxes, out_size]``.
 
@@ -83,9 +63,9 @@ def _source_coordinates(start: jax.Array, end: jax.Array, in_size: int, out_size
     last = jnp.float32(in_size - 1)
     if out_size == 1:
         return ((0.5 * (start + end)) * last)[:, None]
-    scale = _divide((end - start) * last, out_size - 1)
+    scale = _ordered.divided((end - start) * last, out_size - 1)
     i = jnp.arange(out_size, dtype=jnp.float32)
-    return _rounded(start * last)[:, None] + _rounded(i[None, :] * scale[:, None])
+    return _ordered.rounded(start * last)[:, None] + _ordered.rounded(i[None, :] * scale[:, None])
 
 
 def _inside(coord: jax.Array, in_size: int) -> jax.Array:
@@ -291,7 +271,7 @@ def _crop_and_resize(image, boxes, box_indices, *, crop_h, crop_w, method, extra
         dx = (in_x - left)[:, None, :, None]
         t, b = _index(top, height)[:, :, None], _index(jnp.ceil(in_y), height)[:, :, None]
         lf, r = _index(left, width)[:, None, :], _index(jnp.ceil(in_x), width)[:, None, :]
-        top_row = image[n, t, lf] + _rounded((image[n, t, r] - image[n, t, lf]) * dx)
-        bottom_row = image[n, b, lf] + _rounded((image[n, b, r] - image[n, b, lf]) * dx)
-        out = top_row + _rounded((bottom_row - top_row) * dy)
+        top_row = image[n, t, lf] + _ordered.rounded((image[n, t, r] - image[n, t, lf]) * dx)
+        bottom_row = image[n, b, lf] + _ordered.rounded((image[n, b, r] - image[n, b, lf]) * dx)
+        out = top_row + _ordered.rounded((bottom_row - top_row) * dy)
     return jnp.where(inside[..., None], out, jnp.float32(extrapolation_value))

@@ -156,8 +156,11 @@ class _Call(NamedTuple):
 @functools.lru_cache(maxsize=4096)
 def _call(shape, dtype, resized, window, preset: str, method: str, antialias: bool) -> _Call:
     """The records the host mode applies to an image of ``shape``, read from its front end's jaxpr."""
+    from .peers import opencv  # its 8-bit arithmetic is no linear map: device mode takes its float records
+
     front_end = functools.partial(_t.preset_resize, size=resized, method=method, preset=preset, antialias=antialias)
-    jaxpr = jax.make_jaxpr(lambda x: front_end(x, window=window))(jax.ShapeDtypeStruct(shape, dtype))
+    with opencv.float_records():
+        jaxpr = jax.make_jaxpr(lambda x: front_end(x, window=window))(jax.ShapeDtypeStruct(shape, dtype))
     planned = [e for e in jaxpr.eqns if e.primitive.name == "jax_resize_planned"]
     others = {e.primitive.name for e in jaxpr.eqns} - _LAYOUT - {"jax_resize_planned"}
     if len(planned) > 1 or others:

@@ -349,6 +349,12 @@ def output_window(windows: dict[int, tuple[int, int]]):
         _WINDOW.reset(token)
 
 
+def window_of(axis: int, out_size: int) -> slice:
+    """The outputs of ``axis`` a call computes inside :func:`output_window` (all outside it)."""
+    start, stop = (_WINDOW.get() or {}).get(axis, (0, out_size))
+    return slice(start, stop)
+
+
 def _default_platform() -> str:
     """The platform of ``jax.default_device`` where one is set, else the default backend's."""
     device = jax.config.jax_default_device  # type: ignore[attr-defined]

@@ -1,29 +1,35 @@
 """Peer: OpenCV's ``cv2.resize`` (``cv2_resize``) on the core layers.
 
 Contract: same arguments (``dsize`` is ``(width, height)``), flags, size rule and output shapes as
-``cv2.resize`` (opencv-python 5.0, ``modules/imgproc/src/resize.cpp``) for ``[H, W]`` and
-``[H, W, C]`` images; each resized axis gets one record (:func:`axis_record`), the filter of its
-flag (:class:`InterpolationFlags`; ``INTER_NEAREST_EXACT`` is Pillow's rule, from :mod:`.pillow`).
-``uint8`` linear/cubic/Lanczos weights are OpenCV's 11-bit fixed point ones (ties to even) and
-the result is rounded half up, as OpenCV's fixed-point casts.
+``cv2.resize`` (opencv-python 5.1, ``modules/imgproc/src/resize.cpp``) for ``[H, W]`` and
+``[H, W, C]`` images. 8-bit filters run OpenCV's own integer arithmetic (:func:`_own_arithmetic`:
+its tables, one program per shape from :mod:`..execution.ordered`), bit for bit with the x86-64
+wheel; ``INTER_CUBIC`` where the wheel calls Intel IPP, the nearest flags and the other dtypes
+take one float record per resized axis (:func:`axis_record`; ``INTER_NEAREST_EXACT`` is Pillow's
+rule, from :mod:`.pillow`), ``INTER_AREA`` shrinks of 16-bit and float32 images OpenCV's
+summation order.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import enum
+import math
 import numbers
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
 from .. import frontend as _frontend
 from .. import kernels as _kernels
 from .. import records as _records
-from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
+from ..execution import ordered as _ordered
 from . import pillow as _pillow
 
 
@@ -40,8 +46,8 @@ class InterpolationFlags(enum.IntEnum):
     * ``INTER_CUBIC = 2``: Keys cubic with ``a = -0.75``, 4 taps clamped to the edge.
     * ``INTER_AREA = 3``: pixel-area averaging when shrinking, OpenCV's bilinear variant otherwise.
     * ``INTER_LANCZOS4 = 4``: ``sinc(d) * sinc(d / 4)`` on 8 taps, normalised.
-    * ``INTER_LINEAR_EXACT = 5``: ``INTER_LINEAR`` with OpenCV's bit-exact fixed point (here the
-      same as ``INTER_LINEAR``, within 1 on integers).
+    * ``INTER_LINEAR_EXACT = 5``: ``INTER_LINEAR`` with OpenCV's bit-exact fixed point (8.8 bits
+      on uint8; other integer dtypes within 1 of it).
     * ``INTER_NEAREST_EXACT = 6``: nearest neighbour ``floor((o + 0.5) * in / out)``, Pillow's rule.
 
     Example:
@@ -96,14 +102,14 @@ def nearest_indices(in_size: int, out_size: int, inv_scale: float) -> np.ndarray
     return _weights.nearest_indices(np.arange(out_size) * ifx, in_size, "floor")
 
 
-def area_taps(in_size: int, out_size: int, scale: float):
-    """``INTER_AREA`` when shrinking (``scale = 1 / inv_scale >= 1`` on both axes), OpenCV's
-    ``computeResizeAreaTab``: output ``o`` covers ``[f1, f2) = [o * scale, o * scale + scale)``;
-    each input pixel gets its overlap divided by ``cell = min(scale, in - f1)``, partial pixels
-    only when their overlap exceeds ``1e-3`` (so a row may sum to slightly less than 1), weights
-    rounded to float32. (OpenCV's integer-scale fast path gives the same weights.)
-    """
-    # vectorised over outputs (O(out * k)): [left partial?, s1 .. s2 - 1, right partial?]
+def area_table(in_size: int, out_size: int, scale: float):
+    """``INTER_AREA``'s table when shrinking (``scale = 1 / inv_scale >= 1`` on both axes), OpenCV's
+    ``computeResizeAreaTab`` in its order: output ``o`` covers ``[f1, f2) = [o * scale, o * scale +
+    scale)``; its entries are the left partial pixel, the whole ones, the right partial pixel, each
+    weighted by its overlap divided by ``cell = min(scale, in - f1)``, partial pixels only when
+    their overlap exceeds ``1e-3`` (a row may sum to slightly less than 1), weights float32.
+    Returns ``(index, weight)`` ``[out, k]`` (int64, float64 holding float32 values), absent
+    entries weighted 0."""
     f1 = np.arange(out_size, dtype=np.float64) * scale
     f2 = f1 + scale
     cell = np.minimum(scale, in_size - f1)
@@ -119,7 +125,13 @@ def area_taps(in_size: int, out_size: int, scale: float):
     w[:, 0] = left
     w[np.arange(out_size), full + 1] = right
     w = w.astype(np.float32).astype(np.float64)  # OpenCV's float32 table
-    return _weights.compact(np.clip(cols, 0, max(in_size - 1, 0)), w, in_size)
+    return np.clip(cols, 0, max(in_size - 1, 0)), w
+
+
+def area_taps(in_size: int, out_size: int, scale: float):
+    """:func:`area_table` as compact taps (the same weights, any summation order)."""
+    index, weight = area_table(in_size, out_size, scale)
+    return _weights.compact(index, weight, in_size)
 
 
 def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
@@ -138,6 +150,229 @@ def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
     cols = np.stack([i, np.minimum(i + 1, in_size - 1)], axis=1)
     w = np.stack([1.0 - f, f], axis=1)
     return _weights.compact(cols, w, in_size)
+
+
+# --- OpenCV's own arithmetic for 8-bit images (``resizeGeneric_``, ``resize_bitExact``,
+# ``resizeAreaFast_``, ``ResizeArea_Invoker``): host tables, one program per shape -----------------
+
+_F32 = np.float32
+#: values per iteration of ``VResizeCubicVec_32s8u``'s loop in the x86-64 wheel (AVX2 dispatch)
+_CUBIC_LANES = 8
+_S45 = 0.70710678118654752440084436210485
+_LANCZOS4_CS = ((1, 0), (-_S45, -_S45), (0, 1), (_S45, -_S45), (-1, 0), (_S45, _S45), (0, -1), (-_S45, _S45))
+
+
+def _cubic_coefficients(x: np.ndarray) -> np.ndarray:
+    """``interpolateCubic`` (``A = -0.75``) in float32 as OpenCV writes it, ``[n, 4]``."""
+    a, one, t = _F32(-0.75), _F32(1), x + _F32(1)
+    c0 = ((a * t - _F32(5) * a) * t + _F32(8) * a) * t - _F32(4) * a
+    c1 = ((a + _F32(2)) * x - (a + _F32(3))) * x * x + one
+    u = one - x
+    c2 = ((a + _F32(2)) * u - (a + _F32(3))) * u * u + one
+    return np.stack([c0, c1, c2, ((one - c0) - c1) - c2], axis=1)
+
+
+def _lanczos4_coefficients(x: np.ndarray) -> np.ndarray:
+    """``interpolateLanczos4``: ``sin``/``cos`` of ``-(x + 3) * pi / 4`` in double (C's libm), the
+    8 taps rounded to float32, summed and normalised in float32; ``x < FLT_EPSILON``: a delta."""
+    s0 = np.array([math.sin(v) for v in (-(x + _F32(3)).astype(np.float64) * math.pi) * 0.25])
+    c0 = np.array([math.cos(v) for v in (-(x + _F32(3)).astype(np.float64) * math.pi) * 0.25])
+    c = np.empty((len(x), 8), np.float32)
+    total = np.zeros(len(x), np.float32)
+    with np.errstate(divide="ignore", invalid="ignore"):  # x == 0: the delta below
+        for i, (cs, cc) in enumerate(_LANCZOS4_CS):
+            y = (-((x + _F32(3)) - _F32(i)).astype(np.float64) * math.pi) * 0.25
+            c[:, i] = ((cs * s0 + cc * c0) / (y * y)).astype(np.float32)
+            total = total + c[:, i]
+        c = c * (_F32(1) / total)[:, None]
+    delta = np.zeros(8, np.float32)
+    delta[3] = 1
+    return np.where((x < np.finfo(np.float32).eps)[:, None], delta, c)
+
+
+def fixed_coefficients(interpolation, in_size: int, out_size: int, inv_scale: float, *, clamp: bool = True):
+    """OpenCV's 8-bit table of one axis for ``INTER_LINEAR``, ``INTER_CUBIC``, ``INTER_LANCZOS4`` and
+    ``INTER_AREA`` when enlarging: the float32 fraction ``fx`` of ``(o + 0.5) / inv - 0.5`` (area:
+    ``(o + 1) - (i + 1) * inv``), the filter's float32 coefficients, each ``rint(c * 2048)``
+    (``INTER_RESIZE_COEF_BITS``). ``clamp`` (the horizontal axis of 2-tap filters): a position left
+    or right of the image takes its edge pixel with weight 1. Returns ``index`` (int64 ``[out, k]``,
+    edge-clamped) and ``weight`` (int32 ``[out, k]``)."""
+    scale, o = 1.0 / float(inv_scale), np.arange(out_size, dtype=np.float64)
+    if interpolation == INTER_AREA:
+        i = np.floor(o * scale)
+        fx = ((o + 1) - (i + 1) * float(inv_scale)).astype(np.float32)
+        fx = np.where(fx <= 0, _F32(0), fx - np.floor(fx)).astype(np.float32)
+    else:
+        fx = ((o + 0.5) * scale - 0.5).astype(np.float32)
+        i = np.floor(fx).astype(np.float64)
+        fx = fx - np.floor(fx)
+    if clamp:
+        edge = (i < 0) | (i >= in_size - 1)
+        fx = np.where(edge, _F32(0), fx).astype(np.float32)
+        i = np.clip(i, 0, in_size - 1)
+    if interpolation == INTER_CUBIC:
+        c = _cubic_coefficients(fx)
+    elif interpolation == INTER_LANCZOS4:
+        c = _lanczos4_coefficients(fx)
+    else:
+        c = np.stack([_F32(1) - fx, fx], axis=1)
+    k = c.shape[1]
+    index = np.clip(i.astype(np.int64)[:, None] - (k // 2 - 1) + np.arange(k), 0, in_size - 1)
+    weight = np.clip(np.rint(c * _F32(1 << INTER_RESIZE_COEF_BITS)), -32768, 32767).astype(np.int32)
+    return index, weight
+
+
+def exact_linear_coefficients(in_size: int, out_size: int, inv_scale: float):
+    """``INTER_LINEAR_EXACT``'s 8-bit table (``interpolationLinear``): ``f = (o + 0.5) / inv - 0.5``
+    in double, ``c1 = rint((f - floor(f)) * 256)``, ``(256 - c1, c1)``; positions left or right
+    of the image (or a 1-pixel axis) take the edge pixel with weight 256."""
+    f = (np.arange(out_size) + 0.5) * (1.0 / float(inv_scale)) - 0.5
+    i = np.floor(f)
+    inner = (i >= 0) & (i < in_size - 1) & (in_size > 1)
+    c1 = np.where(inner, np.rint((f - i) * 256), 0).astype(np.int32)
+    i = np.clip(i, 0, in_size - 1).astype(np.int64)
+    index = np.stack([i, np.minimum(i + 1, in_size - 1)], axis=1)
+    return index, np.stack([256 - c1, c1], axis=1)
+
+
+def _saturated(y, dtype=np.uint8):
+    """Integer ``y`` saturated to integer ``dtype``'s range (``saturate_cast``)."""
+    info = np.iinfo(dtype)
+    return jnp.clip(y, info.min, info.max).astype(dtype)
+
+
+def _two_pass(x, rows, cols, lanes=None, *, form: str) -> jax.Array:
+    """The horizontal pass in int32, then the vertical pass of ``form``: ``"mulhi"``
+    (``VResizeLinearVec_32s8u``: ``((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2 >> 2``),
+    ``"shift22"`` (``(sum + 2**21) >> 22``), ``"shift16"`` (``resize_bitExact``: ``(sum + 2**15)
+    >> 16``) or ``"float"`` (``VResizeCubicVec_32s8u``: float32 ``((t2 + t3) + t1) + t0`` with
+    ``t = S * (b * 2**-22)``, rounded half to even, where ``lanes`` (``[out_w(, C)]`` bool: the
+    vector loop's values, :func:`_vector_lanes`), else as ``"shift22"``)."""
+    s = _ordered.int_pass(x, 1, *cols)
+    index, weight = rows
+    if form in ("shift22", "shift16"):
+        bits = 22 if form == "shift22" else 16
+        return _saturated((_ordered.int_pass(s, 0, index, weight) + (1 << (bits - 1))) >> bits)
+    g = jnp.take(s, jnp.asarray(index, jnp.int32), axis=0)  # [out_h, k, out_w(, C)]
+    b = jnp.asarray(weight, jnp.int32).reshape(weight.shape + (1,) * (s.ndim - 1))
+    if form == "mulhi":
+        return _saturated((((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2)
+    # S * b fits int32 (|S| < 2**20, |b| < 2**12), so its float32 conversion is the float32 product
+    # (no fused multiply-add can change it); 2**-22 scales exactly
+    t = [(g[:, j] * b[:, j]).astype(jnp.float32) * _F32(1.0 / (1 << 22)) for j in range(4)]
+    vector = jnp.rint(((t[2] + t[3]) + t[1]) + t[0]).astype(jnp.int32)
+    return _saturated(jnp.where(lanes, vector, (jnp.sum(g * b, axis=1) + (1 << 21)) >> 22))
+
+
+def _vector_lanes(out_w: int, cn: int) -> np.ndarray:
+    """``VResizeCubicVec_32s8u`` takes whole groups of :data:`_CUBIC_LANES` values of a row
+    (``out_w * cn`` of them); the row's rest is the scalar loop's. ``[out_w, cn]`` bool."""
+    n = out_w * cn
+    return (np.arange(n) < n - n % _CUBIC_LANES).reshape(out_w, cn)
+
+
+def _area_blocks(x, *, block: tuple[int, int], out_hw: tuple[int, int], pairs: bool, dtype: str) -> jax.Array:
+    """``resizeAreaFast_`` (integer ``block = (sy, sx)``): whole blocks ``(sum + 2) >> 2`` where
+    ``pairs`` (2x2 blocks of 1, 3 or 4 channels), else ``rint(f32(sum) * f32(1 / area))``; blocks
+    cut by the image's right or bottom edge ``rint(f32(sum) / f32(count))``."""
+    (by, bx), (oh, ow), (h, w) = block, out_hw, x.shape[:2]
+    pad = [(0, max(oh * by - h, 0)), (0, max(ow * bx - w, 0))] + [(0, 0)] * (x.ndim - 2)
+    y = jnp.pad(x.astype(jnp.int32), pad)[: oh * by, : ow * bx]
+    sums = y.reshape((oh, by, ow, bx) + x.shape[2:]).sum(axis=(1, 3))
+    rows = np.clip(h - np.arange(oh) * by, 0, by)
+    cols = np.clip(w - np.arange(ow) * bx, 0, bx)
+    whole = (rows == by)[:, None] & (np.arange(ow) < w // bx)[None, :]
+    count = np.maximum(rows[:, None] * cols[None, :], 1).astype(np.float32)
+    tail = (1,) * (x.ndim - 2)
+    whole, count = whole.reshape(whole.shape + tail), count.reshape(count.shape + tail)
+    if pairs:
+        full = (sums + 2) >> 2
+    else:
+        full = jnp.rint(sums.astype(jnp.float32) * _F32(1.0 / (by * bx))).astype(jnp.int32)
+    part = jnp.rint(_ordered.divided(sums.astype(jnp.float32), count)).astype(jnp.int32)
+    return _saturated(jnp.where(whole, full, part), dtype)
+
+
+def _area_ordered(x, rows, cols, *, dtype: str) -> jax.Array:
+    """``ResizeArea_Invoker``: each input row's float32 sums in :func:`area_table` order, then the
+    rows' weighted float32 sums in order; ``saturate_cast`` (half to even) to integer ``dtype``."""
+    y = _ordered.ordered_pass(_ordered.ordered_pass(x, 1, *cols), 0, *rows)
+    if np.dtype(dtype).kind in "iu":
+        info = np.iinfo(dtype)
+        return jnp.clip(jnp.rint(y), info.min, info.max).astype(dtype)
+    return y.astype(dtype)
+
+
+def _ipp_cubic(h: int, w: int, cn: int) -> bool:
+    """Whether the x86-64 wheel resizes 8-bit ``INTER_CUBIC`` with Intel IPP (its closed float
+    code, which the float records approach) rather than OpenCV's own: 1, 3 or 4 channels and an
+    input of at least 4 x 4 pixels (measured with ``cv2.ipp.setUseIPP``)."""
+    return cn in (1, 3, 4) and h >= 4 and w >= 4
+
+
+_FLOAT_RECORDS: contextvars.ContextVar = contextvars.ContextVar("jax_resize_cv2_float_records", default=False)
+
+
+@contextlib.contextmanager
+def float_records():
+    """Inside this block :func:`cv2_resize` applies float records on every path (one linear map per
+    axis, what a pipeline's device mode stacks across images): 8-bit results within 1 of OpenCV's
+    own arithmetic instead of bit for bit."""
+    token = _FLOAT_RECORDS.set(True)
+    try:
+        yield
+    finally:
+        _FLOAT_RECORDS.reset(token)
+
+
+def _own_arithmetic(x, interpolation, dtype, out_hw, inv) -> jax.Array | None:
+    """``cv::hal::resize``'s routes with OpenCV's own arithmetic, or None (the float records serve:
+    other dtypes, and the paths where the wheel calls Intel IPP). ``inv = (inv_y, inv_x)``."""
+    if _FLOAT_RECORDS.get():
+        return None
+    (h, w), (oh, ow), (inv_y, inv_x) = x.shape[:2], out_hw, inv
+    cn = x.shape[2] if x.ndim == 3 else 1
+    scale = (1.0 / inv_y, 1.0 / inv_x)
+    iscale = tuple(int(np.rint(v)) for v in scale)
+    area_fast = all(abs(v - i) < np.finfo(np.float64).eps for v, i in zip(scale, iscale))
+    u8 = dtype == np.uint8
+    if interpolation == INTER_LINEAR_EXACT:
+        if not (area_fast and iscale == (2, 2) and cn != 2):
+            if not u8:
+                return None
+            rows, cols = exact_linear_coefficients(h, oh, inv_y), exact_linear_coefficients(w, ow, inv_x)
+            ys, xs = _apply.window_of(0, oh), _apply.window_of(1, ow)
+            return _ordered.program(_two_pass)(
+                x, tuple(t[ys] for t in rows), tuple(t[xs] for t in cols), form="shift16"
+            )
+        interpolation = INTER_AREA
+    if interpolation == INTER_LINEAR and area_fast and iscale == (2, 2):
+        interpolation = INTER_AREA
+    if interpolation == INTER_AREA and min(scale) >= 1:
+        if area_fast:
+            if dtype.name not in ("uint8", "uint16", "int16"):
+                return None
+            pairs = iscale == (2, 2) and cn in (1, 3, 4)
+            y = _ordered.program(_area_blocks)(x, block=iscale, out_hw=(oh, ow), pairs=pairs, dtype=dtype.name)
+            return y[_apply.window_of(0, oh), _apply.window_of(1, ow)]
+        if dtype.name not in ("uint8", "uint16", "int16", "float32"):
+            return None
+        rows, cols = area_table(h, oh, scale[0]), area_table(w, ow, scale[1])
+        ys, xs = _apply.window_of(0, oh), _apply.window_of(1, ow)
+        return _ordered.program(_area_ordered)(
+            x, tuple(t[ys] for t in rows), tuple(t[xs] for t in cols), dtype=dtype.name
+        )
+    if not u8 or interpolation in _NEAREST or (interpolation == INTER_CUBIC and _ipp_cubic(h, w, cn)):
+        return None
+    form = {INTER_LINEAR: "mulhi", INTER_AREA: "mulhi", INTER_LANCZOS4: "shift22", INTER_CUBIC: "float"}
+    rows = fixed_coefficients(interpolation, h, oh, inv_y, clamp=False)
+    cols = fixed_coefficients(interpolation, w, ow, inv_x, clamp=form[interpolation] == "mulhi")
+    lanes = _vector_lanes(ow, cn).reshape((ow, cn) if x.ndim == 3 else (ow,))
+    ys, xs = _apply.window_of(0, oh), _apply.window_of(1, ow)  # a pipeline's crop: only its outputs
+    rows, cols = tuple(t[ys] for t in rows), tuple(t[xs] for t in cols)
+    return _ordered.program(_two_pass)(
+        x, rows, cols, lanes[xs] if form[interpolation] == "float" else None, form=form[interpolation]
+    )
 
 
 def _interpolation(value) -> InterpolationFlags:
@@ -191,13 +426,13 @@ def output_size(in_hw, dsize=None, fx=0.0, fy=0.0):
 
 
 def axis_record(
-    interpolation: int, in_size: int, out_size: int, inv_scale: float, *, area_shrinks: bool = True, dtype=np.float32
+    interpolation: int, in_size: int, out_size: int, inv_scale: float, *, area_shrinks: bool = True
 ) -> _records.Record | None:
-    """One axis of ``cv2.resize`` as a record, or None (identity).
+    """One axis of ``cv2.resize`` as a float record, or None (identity): the filter of the flag at
+    OpenCV's coordinates, weights in float64 (the float paths, and the wheel's Intel IPP calls).
 
     ``area_shrinks``: whether ``INTER_AREA`` takes its true-area path (both axes have
-    ``scale = 1 / inv_scale >= 1``) or OpenCV's bilinear variant. ``dtype`` is the image's; for
-    ``uint8`` the linear/cubic/Lanczos weights are quantised to 11 bits as OpenCV does.
+    ``scale = 1 / inv_scale >= 1``) or OpenCV's bilinear variant.
     """
     if out_size == in_size and inv_scale == 1.0:
         return None
@@ -205,25 +440,17 @@ def axis_record(
         return _records.Gather(nearest_indices(in_size, out_size, inv_scale), in_size)
     if interpolation == INTER_NEAREST_EXACT:
         return _records.Gather(_pillow.nearest_indices(in_size, out_size), in_size)
-    fixed = np.dtype(dtype) == np.uint8
     if interpolation == INTER_AREA and area_shrinks:
-        taps = area_taps(in_size, out_size, 1.0 / inv_scale)
-        fixed = False  # OpenCV's area path computes in float
-    elif interpolation == INTER_AREA:
-        taps = area_linear_taps(in_size, out_size, inv_scale)
-    else:
-        x = source_coordinates(in_size, out_size, inv_scale)
-        if interpolation in (INTER_LINEAR, INTER_LINEAR_EXACT):
-            taps = _weights.clamped_linear_taps(x, in_size)
-        elif interpolation == INTER_CUBIC:
-            taps = _weights.filter_taps(x, in_size, _kernels.keys_cubic(-0.75))
-        else:  # INTER_LANCZOS4: 8 taps floor(x) - 3 .. floor(x) + 4, normalised, edge-clamped
-            taps = _weights.filter_taps(x, in_size, _kernels.lanczos(4), normalize=True)
-    if fixed:
-        return _records.Taps(
-            taps.index, _rounding.quantize_weights(taps.weight, INTER_RESIZE_COEF_BITS, ties="even"), in_size
-        )
-    return taps
+        return area_taps(in_size, out_size, 1.0 / inv_scale)
+    if interpolation == INTER_AREA:
+        return area_linear_taps(in_size, out_size, inv_scale)
+    x = source_coordinates(in_size, out_size, inv_scale)
+    if interpolation in (INTER_LINEAR, INTER_LINEAR_EXACT):
+        return _weights.clamped_linear_taps(x, in_size)
+    if interpolation == INTER_CUBIC:
+        return _weights.filter_taps(x, in_size, _kernels.keys_cubic(-0.75))
+    # INTER_LANCZOS4: 8 taps floor(x) - 3 .. floor(x) + 4, normalised, edge-clamped
+    return _weights.filter_taps(x, in_size, _kernels.lanczos(4), normalize=True)
 
 
 def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolation: int = INTER_LINEAR) -> jax.Array:
@@ -246,11 +473,24 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
 
     Returns:
       Array ``[out_h, out_w]`` or ``[out_h, out_w, C]`` of ``src``'s dtype; like OpenCV, a
-      one-channel ``[H, W, 1]`` image comes back as ``[out_h, out_w]``. ``INTER_LINEAR_EXACT``
-      is ``INTER_LINEAR`` here (OpenCV's bit-exact fixed point differs by at most 1 on
-      integers); int32/int64 images compute in float32 unless ``jax_enable_x64`` is on. Beyond
-      OpenCV: ``INTER_AREA`` shrinking by a non-integer factor also accepts more than 4 channels
-      (OpenCV asserts ``cn <= 4`` there).
+      one-channel ``[H, W, 1]`` image comes back as ``[out_h, out_w]``. int32/int64 images
+      compute in float32 unless ``jax_enable_x64`` is on. Beyond OpenCV: ``INTER_AREA``
+      shrinking by a non-integer factor also accepts more than 4 channels (OpenCV asserts
+      ``cn <= 4`` there).
+
+    Exactness (against the x86-64 wheel of opencv-python 5.1, ``tests/test_compat_cv2.py``):
+
+    * uint8: bit for bit for every flag, with OpenCV's own arithmetic: 11-bit coefficients, the
+      vertical pass of ``INTER_LINEAR`` / ``INTER_AREA`` (enlarging) as its vector code computes
+      it, ``INTER_LINEAR_EXACT``'s 8.8 fixed point, ``INTER_AREA``'s integer-factor blocks and
+      float sums in OpenCV's order, ``INTER_LANCZOS4``'s 22-bit shift, ``INTER_CUBIC``'s float32
+      vector loop and integer tail (groups of 8 values: the wheel's AVX2 dispatch). Except
+      ``INTER_CUBIC`` on 1, 3 or 4 channels of at least 4 x 4 pixels, which the wheel hands to
+      Intel IPP (closed source): float weights, within 1 (a fraction of a percent of pixels).
+    * uint16/int16: within 1 (IPP computes linear and cubic); ``INTER_AREA`` shrinking bit exact.
+    * float32/float64: within float32 rounding (about 1e-5 of the largest value).
+    * Inside :func:`float_records` (a pipeline's device mode) 8-bit filters are float records,
+      within 1.
 
     Raises:
       ValueError: rank not 2 or 3, an empty image, unknown ``interpolation``, negative ``dsize``
@@ -266,11 +506,10 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
       >>> cv2_resize(img, (2, 1), interpolation=INTER_LINEAR).tolist()
       [[2.5, 4.5]]
 
-    Source: OpenCV ``cv::resize`` (``modules/imgproc/src/resize.cpp``: ``resizeNN``,
-    ``resizeNN_bitexact``, ``computeResizeAreaTab``, ``interpolateCubic``,
-    ``interpolateLanczos4``). Exactness (measured against opencv-python 5.0): nearest flags
-    bit-exact, float within float32 rounding (OpenCV evaluates cubic/Lanczos coefficients in
-    float32), integer filters within 1 (OpenCV's fixed-point intermediate truncations).
+    Source: OpenCV ``cv::resize`` and ``cv::hal::resize`` (``modules/imgproc/src/resize.cpp``:
+    ``resizeNN``, ``resizeNN_bitexact``, ``resizeGeneric_``, ``resize_bitExact``,
+    ``resizeAreaFast_``, ``ResizeArea_Invoker``, ``computeResizeAreaTab``, ``interpolateCubic``,
+    ``interpolateLanczos4``).
     """
     interpolation = _interpolation(interpolation)
     x, dtype = _frontend.prologue("src", src, ranks=(2, 3), layout="an [H, W] or [H, W, C] image")
@@ -292,13 +531,12 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
         x = x[:, :, 0]
     if (out_h, out_w) == tuple(x.shape[:2]):
         return x
+    own = _own_arithmetic(x, interpolation, dtype, (out_h, out_w), (inv_y, inv_x))
+    if own is not None:
+        return own
     shrinks = 1.0 / inv_x >= 1 and 1.0 / inv_y >= 1
     records = [
-        (0, axis_record(interpolation, int(x.shape[0]), out_h, inv_y, area_shrinks=shrinks, dtype=dtype)),
-        (1, axis_record(interpolation, int(x.shape[1]), out_w, inv_x, area_shrinks=shrinks, dtype=dtype)),
+        (0, axis_record(interpolation, int(x.shape[0]), out_h, inv_y, area_shrinks=shrinks)),
+        (1, axis_record(interpolation, int(x.shape[1]), out_w, inv_x, area_shrinks=shrinks)),
     ]
-    ops = [(a, r) for a, r in records if r is not None]
-    if dtype == np.uint8 and interpolation not in _NEAREST and not (interpolation == INTER_AREA and shrinks):
-        # Fixed-point paths end with (sum + 2**21) >> 22: round half up.
-        return _apply.run(x, ops, integer=_rounding.IntegerPolicy(rounding="half_up"))
-    return _apply.run(x, ops)
+    return _apply.run(x, [(a, r) for a, r in records if r is not None])
