@@ -119,7 +119,9 @@ class Resize(_grain.transforms.Map):
         pixels computed as one resize of the crop's shape: every image size shares its programs
         (separately, each resized size compiles its own).
       device: compute only the geometry here (numpy): the element becomes pending, for
-        :func:`batch` and :func:`on_device` (which resizes on the device, with the same pixels).
+        :func:`batch` and :func:`on_device` (which resizes on the device, with the same pixels;
+        ``preset="opencv"`` filters there are float records, within 1 of OpenCV's 8-bit
+        arithmetic, which the host mode reproduces bit for bit).
 
     Raises:
       ValueError / TypeError: when built, for a size, method, preset or flag not allowed; when

@@ -30,6 +30,7 @@ CORE = [
     "execution/banded",
     "execution/polyphase",
     "execution/chain",
+    "execution/ordered",
     "dtypes",
     "rounding",
     "validation",
