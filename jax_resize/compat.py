@@ -7,7 +7,8 @@ the measured exactness).
   ``INTER_*`` flags under OpenCV's names and values (members of :class:`InterpolationFlags`);
 * :func:`pil_resize` — Pillow's ``Image.fromarray(a, mode).resize`` (``box``, ``reducing_gap``;
   premultiplied alpha for LA/RGBA as Pillow), with the ``PIL.Image.Resampling`` constants
-  ``NEAREST`` ... ``LANCZOS`` (members of :class:`Resampling`, Pillow's names and values);
+  ``NEAREST`` ... ``LANCZOS``, ``MKS2013``, ``MKS2021`` (members of :class:`Resampling`, Pillow's
+  names and values);
 * :func:`tf_resize` — TensorFlow 2's ``tf.image.resize`` (also ``gaussian``, ``mitchellcubic``);
 * :func:`tf_resize_v1` — TF1's ``tf.compat.v1.image.resize`` (``align_corners``), and the TF1
   kernels :func:`tf_resize_bilinear`, :func:`tf_resize_bicubic`, :func:`tf_resize_nearest_neighbor`,
@@ -26,7 +27,18 @@ from jax_resize._src.peers.opencv import (
     InterpolationFlags,
     cv2_resize,
 )
-from jax_resize._src.peers.pillow import BICUBIC, BILINEAR, BOX, HAMMING, LANCZOS, NEAREST, Resampling, pil_resize
+from jax_resize._src.peers.pillow import (
+    BICUBIC,
+    BILINEAR,
+    BOX,
+    HAMMING,
+    LANCZOS,
+    MKS2013,
+    MKS2021,
+    NEAREST,
+    Resampling,
+    pil_resize,
+)
 from jax_resize._src.peers.tensorflow import (
     tf_resize,
     tf_resize_area,
@@ -43,6 +55,8 @@ __all__ = [
     "BOX",
     "HAMMING",
     "LANCZOS",
+    "MKS2013",
+    "MKS2021",
     "NEAREST",
     "INTER_AREA",
     "INTER_CUBIC",

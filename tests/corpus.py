@@ -474,7 +474,7 @@ def draw_pil_resize(rng):
     channels = int(rng.choice([0, 2, 3, 4])) if dtype == "uint8" else int(rng.choice([0, 0, 0, 3]))
     shape = _shape(rng, 2, 24) + ([channels] if channels else [])
     size = [_out(rng, shape[1], 32), _out(rng, shape[0], 32)]
-    kw: dict = dict(resample=int(rng.integers(0, 6)))
+    kw: dict = dict(resample=int(rng.integers(0, len(compat.Resampling))))
     if rng.random() < 0.25:
         w, h = shape[1], shape[0]
         x0, y0 = float(np.round(rng.uniform(0, w / 2), 2)), float(np.round(rng.uniform(0, h / 2), 2))

@@ -11,7 +11,9 @@ ASSP 29(6), 1981, eq. (4) (``a``: ONNX ``cubic_coeff_a``); Lanczos: ``sinc(d) si
 Gems 1990 (sigma 0.5, radius 1.5); D. P. Mitchell and A. N. Netravali, "Reconstruction filters in
 computer graphics", SIGGRAPH 1988, eq. (8) (:data:`MITCHELL`: their ``B = C = 1/3``, ``k(0) =
 8/9``); area: the exact overlap of the output footprint with each input pixel, so it takes the
-stretch itself (support ``(stretch + 1) / 2``).
+stretch itself (support ``(stretch + 1) / 2``); :data:`MKS2013`, :data:`MKS2021`: J. P. Costella,
+"Magic Kernel Sharp" (johncostella.com/magic, and "Solving the mystery of Magic Kernel Sharp",
+2021), the piecewise quadratics as written there.
 """
 
 from __future__ import annotations
@@ -136,8 +138,38 @@ def _area(xp, d, stretch):
     return xp.maximum(0.0, xp.minimum(half, d + 0.5) - xp.maximum(-half, d - 0.5))
 
 
+def _mks2013(xp, d):
+    # Costella's pieces as he writes them, each on [lo, hi) of |d| (the upper one at a breakpoint),
+    # in his order of operations: a peer that evaluates them so in double gets these bits
+    x = xp.abs(d)
+    return xp.where(
+        x < 0.5,
+        17.0 / 16.0 - 7.0 / 4.0 * (x * x),
+        xp.where(x < 1.5, (1.0 - x) * (7.0 / 4.0 - x), xp.where(x < 2.5, -1.0 / 8.0 * ((x - 2.5) * (x - 2.5)), 0.0)),
+    )
+
+
+def _mks2021(xp, d):
+    # as _mks2013: Costella's five pieces, each constant a double quotient, products left to right
+    x = xp.abs(d)
+    pieces = [
+        (0.5, 577.0 / 576.0 - 239.0 / 144.0 * (x * x)),
+        (1.5, 35.0 / 36.0 * (x - 1.0) * (x - 239.0 / 140.0)),
+        (2.5, 1.0 / 6.0 * (x - 2.0) * (65.0 / 24.0 - x)),
+        (3.5, 1.0 / 36.0 * (x - 3.0) * (x - 15.0 / 4.0)),
+        (4.5, -1.0 / 288.0 * ((x - 4.5) * (x - 4.5))),
+    ]
+    out = 0.0
+    for edge, value in reversed(pieces):
+        out = xp.where(x < edge, value, out)
+    return out
+
+
 TRIANGLE = Kernel("triangle", 1.0, scaled(_triangle))
 BOX = Kernel("box", 0.5, scaled(_box))
 AREA = Kernel("area", 0.5, _area, support_fn=lambda stretch: (stretch + 1.0) / 2.0)
 GAUSSIAN = gaussian(0.5, 1.5, name="gaussian")
 MITCHELL = mitchell_netravali(1.0 / 3.0, 1.0 / 3.0, name="mitchell")
+#: Magic Kernel Sharp 2013 (radius 2.5) and 2021 (radius 4.5), Costella's piecewise quadratics.
+MKS2013 = Kernel("mks2013", 2.5, scaled(_mks2013))
+MKS2021 = Kernel("mks2021", 4.5, scaled(_mks2021))

@@ -66,7 +66,8 @@ def resize(
       method: ``"nearest"``, ``"linear"`` (default; aliases bilinear/trilinear/triangle),
         ``"cubic"`` (Keys 1981, a = -0.5), ``"lanczos3"``, ``"lanczos5"``, ``"cubic-pytorch"``
         (a = -0.75, edge-clamped), ``"area"`` or a ``jax.image.ResizeMethod``; ``"pil_nearest"``,
-        ``"pil_box"``, ``"pil_bilinear"``, ``"pil_hamming"``, ``"pil_bicubic"``, ``"pil_lanczos"``
+        ``"pil_box"``, ``"pil_bilinear"``, ``"pil_hamming"``, ``"pil_bicubic"``, ``"pil_lanczos"``,
+        ``"pil_mks2013"``, ``"pil_mks2021"`` (Pillow 13's Magic Kernel Sharp filters)
         reproduce ``PIL.Image.resize`` with ``Image.Resampling``'s filter of that name (below),
         Pillow 13's bits; ``"pil12_nearest"`` ... ``"pil12_lanczos"`` the same filters with Pillow
         12.3's (its pass order: ``compat.pil_resize``'s ``pillow_version="12"``).

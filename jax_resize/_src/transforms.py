@@ -20,7 +20,7 @@ from . import validation as _v
 #: Per preset, the method names it accepts (the library's own spellings).
 PRESETS: dict[str, tuple[str, ...]] = {
     "torchvision": ("nearest", "nearest-exact", "bilinear", "bicubic"),
-    "pillow": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos"),
+    "pillow": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos", "mks2013", "mks2021"),
     "pillow12": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos"),
     "tf": ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic"),
     "opencv": ("nearest", "linear", "cubic", "area", "lanczos4", "nearest-exact"),

@@ -30,7 +30,16 @@ from ..execution import apply as _apply
 from . import release_rules as _release_rules
 
 #: ``jax_resize.resize``'s methods of the ``PIL.Image.Resampling`` filters.
-METHODS = ("pil_nearest", "pil_box", "pil_bilinear", "pil_hamming", "pil_bicubic", "pil_lanczos")
+METHODS = (
+    "pil_nearest",
+    "pil_box",
+    "pil_bilinear",
+    "pil_hamming",
+    "pil_bicubic",
+    "pil_lanczos",
+    "pil_mks2013",
+    "pil_mks2021",
+)
 
 
 class Resampling(enum.IntEnum):
@@ -46,6 +55,10 @@ class Resampling(enum.IntEnum):
     * ``BICUBIC = 3``: Keys cubic with ``a = -0.5``, radius 2; ``"pil_bicubic"``.
     * ``BOX = 4``: box (mean of the covered pixels), radius 0.5; ``"pil_box"``.
     * ``HAMMING = 5``: Hamming windowed sinc, radius 1; ``"pil_hamming"``.
+    * ``MKS2013 = 6``: Costella's Magic Kernel Sharp 2013, piecewise quadratic, radius 2.5;
+      ``"pil_mks2013"`` (Pillow 13).
+    * ``MKS2021 = 7``: Costella's Magic Kernel Sharp 2021, piecewise quadratic, radius 4.5;
+      ``"pil_mks2021"`` (Pillow 13).
 
     Example:
       >>> Resampling.BICUBIC == 3, Resampling(3).name
@@ -61,15 +74,19 @@ class Resampling(enum.IntEnum):
     BICUBIC = 3
     BOX = 4
     HAMMING = 5
+    MKS2013 = 6
+    MKS2021 = 7
 
 
-NEAREST, LANCZOS, BILINEAR, BICUBIC, BOX, HAMMING = (
+NEAREST, LANCZOS, BILINEAR, BICUBIC, BOX, HAMMING, MKS2013, MKS2021 = (
     Resampling.NEAREST,
     Resampling.LANCZOS,
     Resampling.BILINEAR,
     Resampling.BICUBIC,
     Resampling.BOX,
     Resampling.HAMMING,
+    Resampling.MKS2013,
+    Resampling.MKS2021,
 )
 _METHOD = {
     NEAREST: "pil_nearest",
@@ -78,8 +95,10 @@ _METHOD = {
     HAMMING: "pil_hamming",
     BICUBIC: "pil_bicubic",
     LANCZOS: "pil_lanczos",
+    MKS2013: "pil_mks2013",
+    MKS2021: "pil_mks2021",
 }
-_SUPPORT = {NEAREST: 0.0, BOX: 0.5, BILINEAR: 1.0, HAMMING: 1.0, BICUBIC: 2.0, LANCZOS: 3.0}
+_SUPPORT = {NEAREST: 0.0, BOX: 0.5, BILINEAR: 1.0, HAMMING: 1.0, BICUBIC: 2.0, LANCZOS: 3.0, MKS2013: 2.5, MKS2021: 4.5}
 #: Pillow's fixed-point precision for 8-bit images (``PRECISION_BITS = 32 - 8 - 2``).
 PRECISION_BITS = 22
 #: Integer policies: the 8-bit modes (fixed point, bit exact) and mode ``'I'``.
@@ -133,6 +152,8 @@ def kernel(method: str, cubic_coeff_a: float | None = None) -> _kernels.Kernel:
         "pil_bilinear": _kernels.TRIANGLE,
         "pil_hamming": HAMMING_KERNEL,
         "pil_lanczos": LANCZOS_KERNEL,
+        "pil_mks2013": _kernels.MKS2013,  # Resample.c evaluates Costella's pieces in their written order
+        "pil_mks2021": _kernels.MKS2021,
     }
     if method == "pil_bicubic":
         return bicubic(-0.5 if cubic_coeff_a is None else float(cubic_coeff_a))
@@ -602,8 +623,13 @@ def pil_resize(
     float32 subnormals included), except ``'I'`` results beyond int32, which saturate where
     Pillow's C cast is undefined (x86 gives ``-2**31``). Without x64 the sums are float32: ``'F'``
     within ~1e-6 of the largest value, subnormals flushed to 0 (XLA's CPU) and partial sums past
-    3.4e38 overflowing to inf; ``'I'`` within 1 while ``|values| < 2**19``, else within
-    ``2 + 2e-7 * max|value|``; ``'I;16'`` within 1. An array
+    3.4e38 overflowing to inf; ``'I;16'`` within 1; ``'I'`` within a bound derived pass by pass: a
+    pass whose outputs read ``n`` taps with ``sum |w| <= W`` is off Pillow's double sum by at most
+    ``(n + 2) * 2**-24 * W * max|input| + W * D`` (to first order: float32 weights, inputs and
+    products, ``n - 1`` additions in any order; ``D``: its input's difference), and rounding adds
+    1 (1.5 from ``|value| >= 2**23``); ``reducing_gap``'s block means are one more pass (``W`` =
+    1). That is within 2 for two passes of up to 16 taps below ``2**17``, and thousands near
+    ``+-2**31``. An array
     with no Pillow mode keeps its dtype, channels resampled independently (float32 as ``'F'``,
     int32 as ``'I'``, uint16 as ``'I;16'``, uint8 as ``'L'``, others in their own dtype).
 
@@ -618,9 +644,9 @@ def pil_resize(
     Args:
       image: ``[H, W]`` or ``[H, W, C]``.
       size: ``(width, height)`` of the output, ints >= 1 (Pillow's order).
-      resample: a :class:`Resampling` value, ``NEAREST`` (0) to ``HAMMING`` (5); default (and
-        ``None``, as in Pillow) ``BICUBIC``. Pillow 13's ``MKS2013`` (6) and ``MKS2021`` (7) are
-        not reproduced.
+      resample: a :class:`Resampling` value, ``NEAREST`` (0) to ``MKS2021`` (7, Pillow 13's Magic
+        Kernel Sharp filters ``MKS2013`` = 6 and ``MKS2021`` = 7 included); default (and ``None``,
+        as in Pillow) ``BICUBIC``.
       box: ``(x0, y0, x1, y1)`` source region in pixels (floats allowed); default the whole image.
       reducing_gap: ``None`` or a float >= 1: first reduce by an integer factor with block means
         while the remaining scale stays >= ``reducing_gap`` (faster, slightly different).
@@ -695,28 +721,16 @@ def pil_resize(
     return _resize_box(image, (width, height), resample, box, reducing_gap, mode, version)
 
 
-#: Pillow 13's filters that jax_resize does not reproduce (``Image.Resampling`` values).
-_NOT_REPRODUCED = {6: "MKS2013", 7: "MKS2021"}
-
-
 def _resample(resample) -> Resampling:
-    """``Image.resize``'s ``resample``: ``None`` is BICUBIC (Pillow's default); an int 0-5."""
+    """``Image.resize``'s ``resample``: ``None`` is BICUBIC (Pillow's default); an int 0-7."""
     if resample is None:
         return BICUBIC
     if isinstance(resample, (bool, np.bool_, float, np.floating)):  # Pillow: "cannot be interpreted as an integer"
         kind = type(resample).__name__
         raise TypeError(f"resample={resample!r} must be an Image.Resampling value (an int), not {kind}.")
-    if resample in _NOT_REPRODUCED:
-        raise ValueError(
-            f"resample={resample!r} is Pillow 13's Resampling.{_NOT_REPRODUCED[int(resample)]} (Magic Kernel "
-            "Sharp), which jax_resize does not reproduce; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, BICUBIC=3, "
-            "BOX=4, HAMMING=5."
-        )
     if resample not in _METHOD:
-        raise ValueError(
-            f"resample={resample!r} is not supported; allowed: NEAREST=0, LANCZOS=1, BILINEAR=2, "
-            f"BICUBIC=3, BOX=4, HAMMING=5."
-        )
+        allowed = ", ".join(f"{r.name}={r.value}" for r in Resampling)
+        raise ValueError(f"resample={resample!r} is not supported; allowed: {allowed}.")
     return Resampling(int(resample))
 
 
