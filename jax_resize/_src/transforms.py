@@ -201,8 +201,8 @@ def resample(
     * ``"pillow12"``: the same with Pillow 12.3's bits (``compat.pil_resize``'s
       ``pillow_version="12"``). uint8 out.
     * ``"tf"``: ``tf.image.resize(method, antialias)``: float32 out (nearest keeps the dtype).
-    * ``"opencv"``: ``cv2.resize`` with ``INTER_<METHOD>``: nearest flags bit for bit, filters
-      within 1 (:func:`jax_resize.compat.cv2_resize`). uint8 out.
+    * ``"opencv"``: ``cv2.resize`` with ``INTER_<METHOD>`` (:func:`jax_resize.compat.cv2_resize`):
+      bit for bit, but cubic within 1 where the x86-64 wheel calls Intel IPP. uint8 out.
     * ``"jax"``: ``jax.image.resize(method, antialias)``: float32 out for filters of integer
       images (jax.image's rule), nearest keeps the dtype.
 
