@@ -155,7 +155,7 @@ def _photo_sizes(h: int, w: int) -> list[dict]:
 def test_uint8_photos_and_noise_bit_for_bit(flag):
     import readme
 
-    exact = ipp = within = 0
+    exact = ipp = within = without = 0
     off = total = 0
     for channels in (1, 2, 3, 4):
         x = _photo_or_noise(channels)
@@ -167,6 +167,14 @@ def test_uint8_photos_and_noise_bit_for_bit(flag):
                 diff = np.abs(got.astype(int) - want)
                 assert diff.max() <= 1, (channels, kw)
                 ipp, within, off, total = ipp + 1, within + 1, off + np.count_nonzero(diff), total + diff.size
+                cv2.ipp.setUseIPP(False)  # OpenCV's own code, which ipp=False reproduces
+                try:
+                    own = cv2.resize(x, interpolation=cv2.INTER_CUBIC, **kw)
+                finally:
+                    cv2.ipp.setUseIPP(True)
+                mine = np.asarray(cv2_resize(x, interpolation=compat.INTER_CUBIC, ipp=False, **kw))
+                np.testing.assert_array_equal(mine, own, err_msg=f"{channels} {kw} {cv2.getCPUFeaturesLine()}")
+                without += 1
                 continue
             # OpenCV's vectorised loops shape the bits: the x86-64 wheel's dispatch (AVX2 here)
             np.testing.assert_array_equal(got, want, err_msg=f"{channels} {kw} {cv2.getCPUFeaturesLine()}")
@@ -174,6 +182,7 @@ def test_uint8_photos_and_noise_bit_for_bit(flag):
     cell = readme.row(_PHOTO_ROW)[3]
     if flag == "INTER_CUBIC":
         assert f"INTER_CUBIC {exact} / {exact} bit exact" in cell and f"{within} / {ipp} within ±1" in cell, cell
+        assert f"`ipp=False`: {without} / {ipp} bit exact against `cv2.ipp.setUseIPP(False)`" in cell, cell
         assert 100 * off / total <= readme.bound(_PHOTO_ROW, 3, "% of pixels"), (off, total)
     else:
         assert f"{flag} {exact} / 32 bit exact" in cell, cell
@@ -356,3 +365,11 @@ def test_a_none_in_dsize_is_a_type_error():
         cv2.resize(np.zeros((4, 4), np.uint8), (None, 8))
     with pytest.raises(TypeError, match="dsize="):
         compat.cv2_resize(np.zeros((4, 4), np.uint8), (None, 8))
+
+
+def test_ipp_must_be_a_bool():
+    x = np.zeros((6, 6, 3), np.uint8)
+    with pytest.raises(TypeError, match=r"ipp must be a bool; got 'yes'"):
+        cv2_resize(x, (3, 3), interpolation=compat.INTER_CUBIC, ipp="yes")
+    with pytest.raises(TypeError, match="ipp must be a bool"):
+        cv2_resize(x, (3, 3), ipp=1)

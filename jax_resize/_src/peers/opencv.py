@@ -325,7 +325,7 @@ def float_records():
         _FLOAT_RECORDS.reset(token)
 
 
-def _own_arithmetic(x, interpolation, dtype, out_hw, inv) -> jax.Array | None:
+def _own_arithmetic(x, interpolation, dtype, out_hw, inv, ipp: bool = True) -> jax.Array | None:
     """``cv::hal::resize``'s routes with OpenCV's own arithmetic, or None (the float records serve:
     other dtypes, and the paths where the wheel calls Intel IPP). ``inv = (inv_y, inv_x)``."""
     if _FLOAT_RECORDS.get():
@@ -362,7 +362,7 @@ def _own_arithmetic(x, interpolation, dtype, out_hw, inv) -> jax.Array | None:
         return _ordered.program(_area_ordered)(
             x, tuple(t[ys] for t in rows), tuple(t[xs] for t in cols), dtype=dtype.name
         )
-    if not u8 or interpolation in _NEAREST or (interpolation == INTER_CUBIC and _ipp_cubic(h, w, cn)):
+    if not u8 or interpolation in _NEAREST or (interpolation == INTER_CUBIC and ipp and _ipp_cubic(h, w, cn)):
         return None
     form = {INTER_LINEAR: "mulhi", INTER_AREA: "mulhi", INTER_LANCZOS4: "shift22", INTER_CUBIC: "float"}
     rows = fixed_coefficients(interpolation, h, oh, inv_y, clamp=False)
@@ -453,7 +453,9 @@ def axis_record(
     return _weights.filter_taps(x, in_size, _kernels.lanczos(4), normalize=True)
 
 
-def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolation: int = INTER_LINEAR) -> jax.Array:
+def cv2_resize(
+    src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolation: int = INTER_LINEAR, *, ipp: bool = True
+) -> jax.Array:
     """``cv2.resize`` in JAX: resizes an ``[H, W]`` or ``[H, W, C]`` image to ``dsize = (width, height)``.
 
     Output size: ``dsize`` when both entries are > 0, else ``(round(H * fy), round(W * fx))``
@@ -470,6 +472,9 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
       fx, fy: scale factors (> 0 when ``dsize`` is empty; ignored otherwise).
       interpolation: one of the ``INTER_*`` constants (default, and ``None`` as in OpenCV,
         ``INTER_LINEAR``).
+      ipp: whether the OpenCV to match calls Intel IPP where the x86-64 wheel does (default);
+        ``False``: OpenCV's own 8-bit ``INTER_CUBIC`` everywhere, as after
+        ``cv2.ipp.setUseIPP(False)`` and in builds without IPP (its other paths are the same).
 
     Returns:
       Array ``[out_h, out_w]`` or ``[out_h, out_w, C]`` of ``src``'s dtype; like OpenCV, a
@@ -486,7 +491,8 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
       float sums in OpenCV's order, ``INTER_LANCZOS4``'s 22-bit shift, ``INTER_CUBIC``'s float32
       vector loop and integer tail (groups of 8 values: the wheel's AVX2 dispatch). Except
       ``INTER_CUBIC`` on 1, 3 or 4 channels of at least 4 x 4 pixels, which the wheel hands to
-      Intel IPP (closed source): float weights, within 1 (a fraction of a percent of pixels).
+      Intel IPP (closed source): float weights, within 1 (a fraction of a percent of pixels);
+      with ``ipp=False`` OpenCV's own, bit for bit with ``cv2.ipp.setUseIPP(False)``.
     * uint16/int16: within 1 (IPP computes linear and cubic); ``INTER_AREA`` shrinking bit exact.
     * float32/float64: within float32 rounding (about 1e-5 of the largest value).
     * Inside :func:`float_records` (a pipeline's device mode) 8-bit filters are float records,
@@ -531,7 +537,7 @@ def cv2_resize(src: ArrayLike, dsize, fx: float = 0, fy: float = 0, interpolatio
         x = x[:, :, 0]
     if (out_h, out_w) == tuple(x.shape[:2]):
         return x
-    own = _own_arithmetic(x, interpolation, dtype, (out_h, out_w), (inv_y, inv_x))
+    own = _own_arithmetic(x, interpolation, dtype, (out_h, out_w), (inv_y, inv_x), _v.boolean("ipp", ipp))
     if own is not None:
         return own
     shrinks = 1.0 / inv_x >= 1 and 1.0 / inv_y >= 1
