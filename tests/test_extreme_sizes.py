@@ -1186,7 +1186,10 @@ def expect_cv2(case):
         out = [round(o) for o in out]  # saturate_cast<int>: half to even
         if min(out) <= 0:
             return refused(("fx", "fy"))
-    tol = 2e-3 if flag == 3 else 1e-5  # INTER_AREA drops pieces under 1e-3 of a pixel
+    # INTER_AREA drops pieces under 1e-3 of a pixel, and sums each output's taps in float32 in
+    # order, as OpenCV does: up to about 2**-24 of the sum per tap
+    taps = (h / out[0] + 2) + (w / out[1] + 2)
+    tol = 2e-3 + taps * 2.0**-23 if flag == 3 else 1e-5
     return finish(set(), out + list(shape[2:]), ("dsize", "fx", "fy"), ("ones", tol))
 
 

@@ -23,6 +23,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+#: Taps summed unrolled; beyond, a scan over the taps (see :func:`ordered_pass`).
+UNROLLED_TAPS = 32
+
 
 def _gathered(x, axis: int, index):
     """``x`` with ``axis`` replaced by ``[out, k]``: ``x[..., index[o, j], ...]``."""
@@ -41,11 +44,22 @@ def int_pass(x, axis: int, index, weight) -> jax.Array:
 
 
 def ordered_pass(x, axis: int, index, weight) -> jax.Array:
-    """``acc = 0; acc += x[index[o, j]] * weight[o, j]`` for ``j = 0, 1, ...`` in float32."""
+    """``acc = 0; acc += x[index[o, j]] * weight[o, j]`` for ``j = 0, 1, ...`` in float32.
+
+    Up to :data:`UNROLLED_TAPS` taps the sums are unrolled; wider tables (a large shrink) run a
+    ``lax.scan`` over the taps, one program whatever their count, with the same sums."""
     g = _gathered(x.astype(jnp.float32), axis, index)
     w = _weights(weight, axis, x.ndim, jnp.float32)  # [out, k, 1, ...]: its tap axis is 1
+    k = np.shape(weight)[1]
+    if k > UNROLLED_TAPS:
+
+        def step(acc, tap):
+            return acc + rounded(tap[0] * tap[1]), None
+
+        acc0 = jnp.zeros(jax.lax.index_in_dim(g, 0, axis=axis + 1, keepdims=False).shape, jnp.float32)
+        return jax.lax.scan(step, acc0, (jnp.moveaxis(g, axis + 1, 0), jnp.moveaxis(w, 1, 0)))[0]
     acc = jnp.zeros((), jnp.float32)  # 0 + t == t exactly: the first sum changes nothing
-    for j in range(np.shape(weight)[1]):
+    for j in range(k):
         acc = acc + rounded(jax.lax.index_in_dim(g, j, axis=axis + 1, keepdims=False) * w[:, j])
     return acc
 
