@@ -127,6 +127,22 @@ MUTANTS: tuple[Mutant, ...] = (
         {"tests/test_pillow.py": r"^test_photos_match_pillow\[.*-pil_(bilinear|bicubic)\]"},
     ),
     Mutant(
+        "opencv_linear_single_rounding",
+        "jax_resize/_src/peers/opencv.py",
+        "return _saturated((((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2)",
+        "return _saturated((b[:, 0] * g[:, 0] + b[:, 1] * g[:, 1] + (1 << 21)) >> 22)",
+        "OpenCV's 8-bit INTER_LINEAR vertical pass rounded once, not as its vector code truncates",
+        {"tests/test_compat_cv2.py": r"^test_uint8_photos_and_noise_bit_for_bit\[INTER_LINEAR\]$"},
+    ),
+    Mutant(
+        "opencv_area_blocks_half_even",
+        "jax_resize/_src/peers/opencv.py",
+        "        full = (sums + 2) >> 2\n",
+        "        full = jnp.rint(sums / 4).astype(jnp.int32)\n",
+        "OpenCV's 2x2 INTER_AREA blocks rounded half to even, not (sum + 2) >> 2",
+        {"tests/test_compat_cv2.py": r"^test_uint8_photos_and_noise_bit_for_bit\[INTER_AREA\]$"},
+    ),
+    Mutant(
         "nearest_prefer_floor_as_ceil",
         "jax_resize/_src/weights.py",
         "    xf = xp.floor(x)\n    return xf + ((x - xf) > 0.5)\n",
