@@ -214,3 +214,21 @@ def tune(monkeypatch):
         monkeypatch.setitem(tuning.TUNING, "cpu", dataclasses.replace(tuning.TUNING["cpu"], **changes))
 
     return set_fields
+
+
+def pillow_resized(a, size, resample, box, gap):
+    """``Image.fromarray(a).resize(size, resample, box, reducing_gap)`` as an array (the oracle)."""
+    return np.asarray(Image.fromarray(a).resize(size, resample, box=box, reducing_gap=gap))
+
+
+def pil_resize_ours(a, size, resample, box, gap):
+    """The same call through ``compat.pil_resize``."""
+    from jax_resize import compat
+
+    return np.asarray(compat.pil_resize(a, size, resample, box=box, reducing_gap=gap))
+
+
+def describe_difference(mode, i, got, want) -> str:
+    """How many values of case ``i`` in ``mode`` differ, and by how much at most."""
+    diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
+    return f"mode {mode} case {i}: {np.count_nonzero(diff)} of {diff.size} values differ, max {diff.max()}"

@@ -129,8 +129,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "opencv_linear_single_rounding",
         "jax_resize/_src/peers/opencv.py",
-        "return _saturated((((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2)",
-        "return _saturated((b[:, 0] * g[:, 0] + b[:, 1] * g[:, 1] + (1 << 21)) >> 22)",
+        "(((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2",
+        "(b[:, 0] * g[:, 0] + b[:, 1] * g[:, 1] + (1 << 21)) >> 22",
         "OpenCV's 8-bit INTER_LINEAR vertical pass rounded once, not as its vector code truncates",
         {"tests/test_compat_cv2.py": r"^test_uint8_photos_and_noise_bit_for_bit\[INTER_LINEAR\]$"},
     ),

@@ -19,7 +19,7 @@ import jax
 import numpy as np
 import pytest
 import readme
-from conftest import PILLOW_ORACLE_MAJOR, alpha_map, load_photo
+from conftest import PILLOW_ORACLE_MAJOR, alpha_map, describe_difference, load_photo, pil_resize_ours, pillow_resized
 from PIL import Image
 
 from jax_resize import compat
@@ -85,17 +85,7 @@ def make_case(mode, i):
     return a, size, resample, box, gap
 
 
-def _pillow(a, size, resample, box, gap):
-    return np.asarray(Image.fromarray(a).resize(size, resample, box=box, reducing_gap=gap))
-
-
-def _ours(a, size, resample, box, gap):
-    return np.asarray(compat.pil_resize(a, size, resample, box=box, reducing_gap=gap))
-
-
-def _describe(mode, i, got, want):
-    diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
-    return f"mode {mode} case {i}: {np.count_nonzero(diff)} of {diff.size} values differ, max {diff.max()}"
+_pillow, _ours, _describe = pillow_resized, pil_resize_ours, describe_difference
 
 
 CASES = [(mode, i) for mode, n in N_CASES.items() for i in range(n)]

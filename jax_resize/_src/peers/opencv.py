@@ -26,6 +26,7 @@ from jax.typing import ArrayLike
 from .. import frontend as _frontend
 from .. import kernels as _kernels
 from .. import records as _records
+from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
@@ -235,12 +236,6 @@ def exact_linear_coefficients(in_size: int, out_size: int, inv_scale: float):
     return index, np.stack([256 - c1, c1], axis=1)
 
 
-def _saturated(y, dtype=np.uint8):
-    """Integer ``y`` saturated to integer ``dtype``'s range (``saturate_cast``)."""
-    info = np.iinfo(dtype)
-    return jnp.clip(y, info.min, info.max).astype(dtype)
-
-
 def _two_pass(x, rows, cols, lanes=None, *, form: str) -> jax.Array:
     """The horizontal pass in int32, then the vertical pass of ``form``: ``"mulhi"``
     (``VResizeLinearVec_32s8u``: ``((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2 >> 2``),
@@ -252,16 +247,18 @@ def _two_pass(x, rows, cols, lanes=None, *, form: str) -> jax.Array:
     index, weight = rows
     if form in ("shift22", "shift16"):
         bits = 22 if form == "shift22" else 16
-        return _saturated((_ordered.int_pass(s, 0, index, weight) + (1 << (bits - 1))) >> bits)
+        return _rounding.to_output((_ordered.int_pass(s, 0, index, weight) + (1 << (bits - 1))) >> bits, np.uint8)
     g = jnp.take(s, jnp.asarray(index, jnp.int32), axis=0)  # [out_h, k, out_w(, C)]
     b = jnp.asarray(weight, jnp.int32).reshape(weight.shape + (1,) * (s.ndim - 1))
     if form == "mulhi":
-        return _saturated((((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2)
+        return _rounding.to_output(
+            (((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2, np.uint8
+        )
     # S * b fits int32 (|S| < 2**20, |b| < 2**12), so its float32 conversion is the float32 product
     # (no fused multiply-add can change it); 2**-22 scales exactly
     t = [(g[:, j] * b[:, j]).astype(jnp.float32) * _F32(1.0 / (1 << 22)) for j in range(4)]
     vector = jnp.rint(((t[2] + t[3]) + t[1]) + t[0]).astype(jnp.int32)
-    return _saturated(jnp.where(lanes, vector, (jnp.sum(g * b, axis=1) + (1 << 21)) >> 22))
+    return _rounding.to_output(jnp.where(lanes, vector, (jnp.sum(g * b, axis=1) + (1 << 21)) >> 22), np.uint8)
 
 
 def _vector_lanes(out_w: int, cn: int) -> np.ndarray:
@@ -290,17 +287,19 @@ def _area_blocks(x, *, block: tuple[int, int], out_hw: tuple[int, int], pairs: b
     else:
         full = jnp.rint(sums.astype(jnp.float32) * _F32(1.0 / (by * bx))).astype(jnp.int32)
     part = jnp.rint(_ordered.divided(sums.astype(jnp.float32), count)).astype(jnp.int32)
-    return _saturated(jnp.where(whole, full, part), dtype)
+    return _rounding.to_output(jnp.where(whole, full, part), dtype)
 
 
 def _area_ordered(x, rows, cols, *, dtype: str) -> jax.Array:
     """``ResizeArea_Invoker``: each input row's float32 sums in :func:`area_table` order, then the
     rows' weighted float32 sums in order; ``saturate_cast`` (half to even) to integer ``dtype``."""
-    y = _ordered.ordered_pass(_ordered.ordered_pass(x, 1, *cols), 0, *rows)
-    if np.dtype(dtype).kind in "iu":
-        info = np.iinfo(dtype)
-        return jnp.clip(jnp.rint(y), info.min, info.max).astype(dtype)
-    return y.astype(dtype)
+    return _rounding.to_output(_ordered.ordered_pass(_ordered.ordered_pass(x, 1, *cols), 0, *rows), dtype)
+
+
+def _windowed(rows, cols, out_hw):
+    """The row and column tables cut to a pipeline's output window (:func:`.apply.window_of`)."""
+    ys, xs = _apply.window_of(0, out_hw[0]), _apply.window_of(1, out_hw[1])
+    return tuple(t[ys] for t in rows), tuple(t[xs] for t in cols)
 
 
 def _ipp_cubic(h: int, w: int, cn: int) -> bool:
@@ -340,11 +339,8 @@ def _own_arithmetic(x, interpolation, dtype, out_hw, inv, ipp: bool = True) -> j
         if not (area_fast and iscale == (2, 2) and cn != 2):
             if not u8:
                 return None
-            rows, cols = exact_linear_coefficients(h, oh, inv_y), exact_linear_coefficients(w, ow, inv_x)
-            ys, xs = _apply.window_of(0, oh), _apply.window_of(1, ow)
-            return _ordered.program(_two_pass)(
-                x, tuple(t[ys] for t in rows), tuple(t[xs] for t in cols), form="shift16"
-            )
+            tables = exact_linear_coefficients(h, oh, inv_y), exact_linear_coefficients(w, ow, inv_x)
+            return _ordered.program(_two_pass)(x, *_windowed(*tables, (oh, ow)), form="shift16")
         interpolation = INTER_AREA
     if interpolation == INTER_LINEAR and area_fast and iscale == (2, 2):
         interpolation = INTER_AREA
@@ -357,19 +353,16 @@ def _own_arithmetic(x, interpolation, dtype, out_hw, inv, ipp: bool = True) -> j
             return y[_apply.window_of(0, oh), _apply.window_of(1, ow)]
         if dtype.name not in ("uint8", "uint16", "int16", "float32"):
             return None
-        rows, cols = area_table(h, oh, scale[0]), area_table(w, ow, scale[1])
-        ys, xs = _apply.window_of(0, oh), _apply.window_of(1, ow)
-        return _ordered.program(_area_ordered)(
-            x, tuple(t[ys] for t in rows), tuple(t[xs] for t in cols), dtype=dtype.name
-        )
+        tables = area_table(h, oh, scale[0]), area_table(w, ow, scale[1])
+        return _ordered.program(_area_ordered)(x, *_windowed(*tables, (oh, ow)), dtype=dtype.name)
     if not u8 or interpolation in _NEAREST or (interpolation == INTER_CUBIC and ipp and _ipp_cubic(h, w, cn)):
         return None
     form = {INTER_LINEAR: "mulhi", INTER_AREA: "mulhi", INTER_LANCZOS4: "shift22", INTER_CUBIC: "float"}
     rows = fixed_coefficients(interpolation, h, oh, inv_y, clamp=False)
     cols = fixed_coefficients(interpolation, w, ow, inv_x, clamp=form[interpolation] == "mulhi")
     lanes = _vector_lanes(ow, cn).reshape((ow, cn) if x.ndim == 3 else (ow,))
-    ys, xs = _apply.window_of(0, oh), _apply.window_of(1, ow)  # a pipeline's crop: only its outputs
-    rows, cols = tuple(t[ys] for t in rows), tuple(t[xs] for t in cols)
+    xs = _apply.window_of(1, ow)  # a pipeline's crop: only its outputs
+    rows, cols = _windowed(rows, cols, (oh, ow))
     return _ordered.program(_two_pass)(
         x, rows, cols, lanes[xs] if form[interpolation] == "float" else None, form=form[interpolation]
     )
