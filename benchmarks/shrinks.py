@@ -74,9 +74,8 @@ def _first_and_warm(fn, x, repeats: int):
 def _planning_timer() -> list[float]:
     """Accumulates (into the returned one-element list) the seconds spent in the host planning
     functions from now on: the outermost calls only (``filter_taps`` recurses over row blocks)."""
-    from jax_resize._src import weights
+    from jax_resize._src import clipped_windows, weights
     from jax_resize._src.execution import apply
-    from jax_resize._src.peers import pillow
 
     spent, depth = [0.0], [0]
 
@@ -94,7 +93,7 @@ def _planning_timer() -> list[float]:
 
         return wrapper
 
-    for module, name in [(weights, "filter_taps"), (pillow, "clipped_window_taps"), (apply, "_plans")]:
+    for module, name in [(weights, "filter_taps"), (clipped_windows, "clipped_window_taps"), (apply, "_plans")]:
         setattr(module, name, timed(getattr(module, name)))
     return spent
 

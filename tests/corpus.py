@@ -49,6 +49,7 @@ from jax_resize._src.peers import jax_image as _jax_image  # noqa: E402
 from jax_resize._src.peers import onnx as _onnx  # noqa: E402
 from jax_resize._src.peers import openvino as _openvino  # noqa: E402
 from jax_resize._src.peers import pillow as _pillow  # noqa: E402
+from jax_resize._src.peers import pillow_modes as _pillow_modes  # noqa: E402
 from jax_resize._src.peers import tensorflow as _tensorflow  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -482,7 +483,7 @@ def draw_pil_resize(rng):
     if rng.random() < 0.25:
         kw["reducing_gap"] = float(rng.choice([1.0, 1.5, 2.0, 3.0]))
     if rng.random() < 0.2:
-        modes = _pillow.array_modes(shape, np.dtype(dtype))
+        modes = _pillow_modes.array_modes(shape, np.dtype(dtype))
         if modes:
             kw["mode"] = str(rng.choice(modes))
 

@@ -23,6 +23,7 @@ from conftest import PILLOW_ORACLE_MAJOR, alpha_map, describe_difference, load_p
 from PIL import Image
 
 from jax_resize import compat
+from jax_resize._src import clipped_windows
 from jax_resize._src.peers import pillow
 
 FILTERS = [compat.NEAREST, compat.BOX, compat.BILINEAR, compat.HAMMING, compat.BICUBIC, compat.LANCZOS]
@@ -344,7 +345,7 @@ def derived_i_bound(a, size, resample) -> int:
     k = pillow.kernel(pillow._METHOD[resample])
     diff, mag = 0.0, float(np.abs(a.astype(np.float64)).max())
     for ax in pillow.pass_order(changed, a.shape, out_shape):
-        w = np.abs(np.asarray(pillow.axis_taps(a.shape[ax], out_shape[ax], k).weight))
+        w = np.abs(np.asarray(clipped_windows.axis_taps(a.shape[ax], out_shape[ax], k).weight))
         total, n = float(w.sum(axis=1).max()), int(np.count_nonzero(w, axis=1).max())
         gamma = (n + 2) * u / (1 - (n + 2) * u)
         error = gamma * total * mag + total * diff + n * 2.0**-52 * total * mag

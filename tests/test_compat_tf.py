@@ -27,6 +27,7 @@ import readme
 from jax_resize import compat
 from jax_resize._src import records as _records
 from jax_resize._src.peers import tensorflow as _tf
+from jax_resize._src.peers import tensorflow_kernels as _tf_kernels
 from jax_resize.compat import tf_resize, tf_resize_v1
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -338,14 +339,14 @@ def _impulse_matrix(n, out, fn):
 def _record_matrix(method, n, out, **options):
     """Our weights as TensorFlow applies them to that batch: the W record times the H record's
     single weight (1 -> 1), and ResizeArea's final factor."""
-    records = _tf._filter_records(method, **options)
+    records = _tf_kernels.filter_records(method, **options)
     if method == "nearest":
         return (records(n, out)[:, None] == np.arange(n)[None, :]).astype(np.float32)
     w = _records.record_matrix(records(n, out)).astype(np.float32) * np.float32(
         _records.record_matrix(records(1, 1))[0, 0]
     )
     if method == "area":
-        w = w * _tf.area_factor((1, n), (1, out), align_corners=options.get("align_corners", False))
+        w = w * _tf_kernels.area_factor((1, n), (1, out), align_corners=options.get("align_corners", False))
     return w
 
 
@@ -406,7 +407,7 @@ def test_keys_table_is_tensorflows():
     read[k, 1], read[k, 0], read[1024 - k, 0], read[1024 - k, 1] = rows.T
     np.testing.assert_array_equal(read, _keys_table(-0.75))
     for a in (-0.5, -0.75):
-        table = _tf.keys_table(a)
+        table = _tf_kernels.keys_table(a)
         assert table.shape == (1025, 2) and table.dtype == np.float32
         np.testing.assert_array_equal(table, _keys_table(a), err_msg=f"a = {a}")
     # Keys at 0.5 and 1.5: a = -0.5: 0.5625, -0.0625; a = -0.75: 0.59375, -0.09375; 1 and 0 at 0
@@ -440,7 +441,7 @@ def test_bicubic_reads_the_table_at_lrintf():
     np.testing.assert_array_equal(
         _impulse_matrix(n, out, lambda x, s: v1.resize_bicubic(x, s, half_pixel_centers=True)), want
     )
-    np.testing.assert_array_equal(_records.record_matrix(_tf.bicubic_taps(n, out)).astype(np.float32), want)
+    np.testing.assert_array_equal(_records.record_matrix(_tf_kernels.bicubic_taps(n, out)).astype(np.float32), want)
 
 
 def _keys(t, a=-0.5):

@@ -26,6 +26,7 @@ EXAMPLE_MODULES = [
     "jax_resize._src.peers.opencv",
     "jax_resize._src.peers.openvino",
     "jax_resize._src.peers.pillow",
+    "jax_resize._src.peers.pillow_modes",
     "jax_resize._src.peers.tensorflow",
     "jax_resize._src.peers.torch",
     "jax_resize._src.ragged",

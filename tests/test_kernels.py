@@ -1,5 +1,7 @@
 """Kernels against their defining formulas (Keys 1981, Lanczos, box, area)."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -76,3 +78,22 @@ def test_gaussian_values():
     assert kernels.gaussian(2.0).radius == 6.0
     # stretched by 2: k(d / 2)
     np.testing.assert_allclose(k(np, np.array([1.0]), 2.0), k(np, np.array([0.5])))
+
+
+def test_keys_cubic_factored_is_keys_in_another_order():
+    # the same cubic as keys_cubic (to rounding), the outer piece with ``a`` factored out; the inner
+    # piece on [0, 1), the outer on [1, 2)
+    d = np.linspace(-2.5, 2.5, 2001)
+    for a in (-0.5, -0.75):
+        np.testing.assert_allclose(kernels.keys_cubic_factored(a)(np, d), kernels.keys_cubic(a)(np, d), atol=1e-15)
+        x = 1.3
+        assert kernels.keys_cubic_factored(a)(np, np.array([x]))[0] == (((x - 5) * x + 8) * x - 4) * a
+
+
+def test_lanczos_sinc_product_is_lanczos_on_a_half_open_support():
+    d = np.linspace(-2.999, 2.999, 1999)
+    k = kernels.LANCZOS3_SINC_PRODUCT
+    np.testing.assert_allclose(k(np, d), kernels.lanczos(3)(np, d), atol=1e-15)
+    sinc = lambda x: math.sin(math.pi * x) / (math.pi * x)  # noqa: E731
+    assert k(np, np.array([0.7]))[0] == sinc(0.7) * sinc(0.7 / 3)
+    assert k(np, np.array([3.0]))[0] == 0.0 and k(np, np.array([-3.0]))[0] != 0.0  # [-3, 3)

@@ -23,7 +23,7 @@ from PIL import Image
 
 import jax_resize
 from jax_resize import compat
-from jax_resize._src.peers import pillow as _peer
+from jax_resize._src.peers import pillow_modes as _peer
 
 METHODS = list(FILTERS)
 pytestmark = pytest.mark.usefixtures("pillow_oracle")

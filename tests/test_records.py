@@ -10,8 +10,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from jax_resize._src import kernels, records
-from jax_resize._src.peers import pillow
+from jax_resize._src import clipped_windows, kernels, records
 
 
 def test_memoized_returns_the_same_read_only_record():
@@ -96,11 +95,11 @@ def test_tiles_cover_the_band_once(rows, width, elements, monkeypatch):
 
 def test_shared_band_matches_the_window_formula_and_expands_on_demand():
     # a 1000x shrink: rows away from the edges repeat one pattern (records.SharedBand); oracle:
-    # clipped_window_taps's formula evaluated row by row in plain Python (Pillow's window rule)
+    # clipped_window_taps's formula evaluated row by row in plain Python (a C loop's window rule)
     in_size, out_size, scale = 12000, 12, 1000.0
     kernel = kernels.lanczos(3)
     center = (np.arange(out_size) + 0.5) * scale
-    record = records._freeze(pillow.clipped_window_taps(center, scale, in_size, kernel))
+    record = records._freeze(clipped_windows.clipped_window_taps(center, scale, in_size, kernel))
     assert isinstance(record, records.SharedBand) and record.table.shape[0] < out_size
     assert not record._expanded  # freezing does not expand the rows
     support = 3 * scale

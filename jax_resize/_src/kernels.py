@@ -96,6 +96,36 @@ def lanczos(a: int) -> Kernel:
     return Kernel(f"lanczos{a}", float(a), scaled(profile))
 
 
+def keys_cubic_factored(a: float) -> Kernel:
+    """Keys' cubic (radius 2) with ``a`` factored out of the outer piece: ``(((x - 5) x + 8) x - 4)
+    a`` for ``1 <= |d| < 2``, ``((a + 2) x - (a + 3)) x x + 1`` for ``|d| < 1`` (a C loop's
+    order; :func:`keys_cubic` multiplies each term by ``a`` and rounds otherwise)."""
+
+    def profile(xp, d):
+        x = xp.abs(d)
+        near = ((a + 2.0) * x - (a + 3.0)) * x * x + 1
+        far = (((x - 5) * x + 8) * x - 4) * a
+        return xp.where(x < 1.0, near, xp.where(x < 2.0, far, 0.0))
+
+    return Kernel(f"keys_cubic_factored(a={a})", 2.0, scaled(profile))
+
+
+def _sinc(xp, x):
+    px = x * math.pi
+    safe = xp.where(x == 0, 1.0, px)
+    return xp.where(x == 0, 1.0, xp.sin(safe) / safe)
+
+
+def lanczos_sinc_product(a: int) -> Kernel:
+    """Lanczos of radius ``a`` as the product ``sinc(d) * sinc(d / a)`` of two ``sin(pi x) / (pi x)``
+    on the half-open ``[-a, a)`` (:func:`lanczos` evaluates one quotient and rounds otherwise)."""
+
+    def profile(xp, d):
+        return xp.where((d >= -a) & (d < a), _sinc(xp, d) * _sinc(xp, d / a), 0.0)
+
+    return Kernel(f"lanczos{a}_sinc_product", float(a), scaled(profile))
+
+
 def gaussian(sigma: float, radius: float | None = None, name: str | None = None) -> Kernel:
     """Gaussian ``exp(-d**2 / (2 sigma**2))`` for ``|d| < radius`` (default ``3 sigma``), else 0."""
     radius = 3.0 * sigma if radius is None else float(radius)
@@ -173,3 +203,5 @@ MITCHELL = mitchell_netravali(1.0 / 3.0, 1.0 / 3.0, name="mitchell")
 #: Magic Kernel Sharp 2013 (radius 2.5) and 2021 (radius 4.5), Costella's piecewise quadratics.
 MKS2013 = Kernel("mks2013", 2.5, scaled(_mks2013))
 MKS2021 = Kernel("mks2021", 4.5, scaled(_mks2021))
+#: Lanczos-3 as a sinc product (:func:`lanczos_sinc_product`), one object for every user.
+LANCZOS3_SINC_PRODUCT = lanczos_sinc_product(3)

@@ -17,7 +17,8 @@ from .execution import apply as _apply
 from .peers import jax_image as _jax_image
 from .peers import onnx as _onnx
 from .peers import pillow as _pillow
-from .peers import release_rules as _release_rules
+from .peers import pillow_modes as _pillow_modes
+from .peers import pillow_releases as _pillow_releases
 
 
 def method_name(method) -> str:
@@ -31,7 +32,7 @@ def method_name(method) -> str:
 
 
 #: Every ``pil_*`` method: Pillow 13's (``pil_bicubic`` ...) and Pillow 12.3's (``pil12_bicubic`` ...).
-PIL_METHODS = _pillow.METHODS + _release_rules.METHODS_12
+PIL_METHODS = _pillow.METHODS + _pillow_releases.METHODS_12
 
 
 def resize(
@@ -88,7 +89,7 @@ def resize(
         independently; ``"premultiplied"`` treats the last axis as the channels of a uint8
         ``LA`` (2) or ``RGBA`` (4) image, alpha last, resampled as ``PIL.Image.resize`` does
         (colours premultiplied by alpha, resampled, divided back, with Pillow's integer rounding:
-        :func:`.peers.pillow.premultiply`); ``pil_nearest`` is not premultiplied (as in Pillow).
+        :func:`.peers.pillow_modes.premultiply`); ``pil_nearest`` is not premultiplied (as in Pillow).
         The last axis must keep its length.
 
     Pillow methods: every axis whose length changes is resampled like one pass of
@@ -169,7 +170,7 @@ def resize(
 
 
 def _axis_record(n, o, roi, method, antialias, ctm, nearest_mode, cubic_coeff_a, exclude_outside):
-    """One axis ``n -> o`` (both > 0) on the coordinate rule ``ctm``: jax.image's nearest rule,
+    """One axis ``n -> o`` (both > 0) on ONNX's ``coordinate_transformation_mode`` ``ctm``: jax.image's nearest rule,
     ONNX's nearest rounding, or a jax.image filter."""
     if method == "nearest" and nearest_mode is None and ctm == "half_pixel":
         return _jax_image.nearest_record(n, o)
@@ -183,7 +184,8 @@ def _axis_record(n, o, roi, method, antialias, ctm, nearest_mode, cubic_coeff_a,
             coordinate_transformation_mode=ctm,
             nearest_mode=nearest_mode or "round_prefer_ceil",
         )
-    return _jax_image.filter_record(n, o, roi, method, antialias, ctm, cubic_coeff_a, exclude_outside)
+    rule = _onnx.COORDINATE_RULES[ctm]
+    return _jax_image.filter_record(n, o, roi, method, antialias, rule, cubic_coeff_a, exclude_outside)
 
 
 def _pil_options_unused(method, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside, roi):
@@ -207,8 +209,8 @@ def _pil_resize(image, shape, method: str, cubic_coeff_a, alpha, precision, stra
     """A ``pil_*`` method: every axis whose length changes is resampled as one pass of
     ``Image.resize``; ``alpha="premultiplied"`` wraps the passes in Pillow's premultiplication
     (not ``pil_nearest``, which Pillow resamples straight). Returns ``image``'s dtype."""
-    base, version = _release_rules.split_method(method)
-    premultiplied = _pillow.check_alpha(image.shape, shape, image.dtype, alpha)
+    base, version = _pillow_releases.split_method(method)
+    premultiplied = _pillow_modes.check_alpha(image.shape, shape, image.dtype, alpha)
     changed = [a for a in range(image.ndim) if image.shape[a] != shape[a]]
     _v.check_empty_axes([image.shape[a] for a in changed], [shape[a] for a in changed], changed)
     if image.dtype == np.bool_ and base != "pil_nearest":
@@ -234,5 +236,5 @@ def _pil_resize(image, shape, method: str, cubic_coeff_a, alpha, precision, stra
         )
 
     if premultiplied and changed and base != "pil_nearest":
-        return _pillow.unpremultiply(run(_pillow.premultiply(image)))
+        return _pillow_modes.unpremultiply(run(_pillow_modes.premultiply(image)))
     return run(image)

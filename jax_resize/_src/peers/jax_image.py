@@ -2,8 +2,8 @@
 
 Contract: the records built here reproduce ``jax.image.resize`` for every method it has —
 ``nearest``, ``linear``, ``cubic`` (Keys a = -0.5), ``lanczos3``, ``lanczos5``, ``cubic-pytorch``
-(Keys a = -0.75 with edge clamping, or ``cubic`` when antialiasing) and ``area`` — on any ONNX
-coordinate rule (:func:`filter_record`); :func:`scale_and_translate` is
+(Keys a = -0.75 with edge clamping, or ``cubic`` when antialiasing) and ``area`` — on any
+registered coordinate rule (:func:`filter_record`); :func:`scale_and_translate` is
 ``jax.image.scale_and_translate``. Methods are a table (:data:`FILTERS`: kernel, and whether
 out-of-image taps are dropped by default); nearest uses jax.image's float32 index rule
 (:func:`nearest_indices`). The public ``resize`` that dispatches to these rules is
@@ -29,8 +29,6 @@ from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
 from ..execution import decide as _decide
-from . import onnx as _onnx
-from . import pillow as _pillow
 
 #: Canonical method names (``jax.image.ResizeMethod``) and their accepted aliases.
 METHODS = ("nearest", "linear", "cubic", "lanczos3", "lanczos5", "cubic-pytorch", "area")
@@ -136,12 +134,12 @@ def traced_filter_taps(x, in_size: int, inv, bound: float, options, *, valid=Non
 
 
 @_records.memoized
-def filter_record(n, o, roi, method, antialias, coordinate_transformation_mode, cubic_coeff_a, exclude_outside):
-    """One filtered axis ``n -> o``: the ONNX coordinate rule, the method's kernel, rows normalised
-    (``roi``: a ``(start, end)`` pair for ``tf_crop_and_resize``, possibly traced, else ``None``)."""
+def filter_record(n, o, roi, method, antialias, rule, cubic_coeff_a, exclude_outside):
+    """One filtered axis ``n -> o``: the coordinate rule ``rule`` (a name in
+    ``coordinates.COORDINATE_RULES``), the method's kernel, rows normalised (``roi``: a ``(start,
+    end)`` pair for the ``crop`` rule, possibly traced, else ``None``)."""
     scale = o / n
     xp = _v.namespace_for(roi)
-    rule = _onnx.COORDINATE_RULES[coordinate_transformation_mode]
     x, outside = _coordinates.source_coordinates(rule, n, o, scale, roi=roi, xp=xp)
     kernel, stretch, boundary = _filter(method, antialias, scale, cubic_coeff_a, exclude_outside)
     taps = _weights.filter_taps(x, n, kernel, stretch=stretch, boundary=boundary, normalize=True, xp=xp)
@@ -213,8 +211,10 @@ def scale_and_translate(
     Source: ``jax.image.scale_and_translate`` (``jax/_src/image/scale.py``); kernels: Keys 1981,
     Lanczos; the area overlap of TensorFlow's ``ScaleAndTranslate``.
     """
-    method = method_name(method, _pillow.METHODS)
-    if method == "nearest" or method in _pillow.METHODS:
+    # resize's own methods are refused by name: nearest and the pil_* / pil12_* methods
+    pil = isinstance(method, str) and method.startswith("pil")
+    method = method if pil else method_name(method)
+    if method == "nearest" or pil:
         raise ValueError(
             f"method={method!r} is not available in scale_and_translate (as in jax.image); allowed: "
             + ", ".join(m for m in METHODS if m != "nearest")

@@ -6,7 +6,7 @@ Contract: same arguments (``dsize`` is ``(width, height)``), flags, size rule an
 its tables, one program per shape from :mod:`..execution.ordered`), bit for bit with the x86-64
 wheel; ``INTER_CUBIC`` where the wheel calls Intel IPP, the nearest flags and the other dtypes
 take one float record per resized axis (:func:`axis_record`; ``INTER_NEAREST_EXACT`` is Pillow's
-rule, from :mod:`.pillow`), ``INTER_AREA`` shrinks of 16-bit and float32 images OpenCV's
+rule, :func:`..clipped_windows.nearest_indices`), ``INTER_AREA`` shrinks of 16-bit and float32 images OpenCV's
 summation order.
 """
 
@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from .. import clipped_windows as _windows
 from .. import frontend as _frontend
 from .. import kernels as _kernels
 from .. import records as _records
@@ -31,7 +32,6 @@ from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
 from ..execution import ordered as _ordered
-from . import pillow as _pillow
 
 
 class InterpolationFlags(enum.IntEnum):
@@ -432,7 +432,7 @@ def axis_record(
     if interpolation == INTER_NEAREST:
         return _records.Gather(nearest_indices(in_size, out_size, inv_scale), in_size)
     if interpolation == INTER_NEAREST_EXACT:
-        return _records.Gather(_pillow.nearest_indices(in_size, out_size), in_size)
+        return _records.Gather(_windows.nearest_indices(in_size, out_size), in_size)
     if interpolation == INTER_AREA and area_shrinks:
         return area_taps(in_size, out_size, 1.0 / inv_scale)
     if interpolation == INTER_AREA:

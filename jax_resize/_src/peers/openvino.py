@@ -1,7 +1,7 @@
 """Peer: OpenVINO's ``Interpolate-11`` operator (:func:`openvino_interpolate`, OpenVINO's names).
 
 Lengths and float32 scales are resolved on the host as the runtime does; one record per axis
-(:func:`axis_record`; Pillow's window for ``*_pillow``, from :mod:`.pillow`), zero padding folded
+(:func:`axis_record`; Pillow's window for ``*_pillow``, :mod:`..clipped_windows`), zero padding folded
 into the records (:func:`shift`). Semantics: the reference implementation (what ``Node.evaluate``
 and constant folding run); the CPU plugin's deviations are listed in :func:`openvino_interpolate`.
 """
@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from .. import clipped_windows as _windows
 from .. import frontend as _frontend
 from .. import kernels as _kernels
 from .. import records as _records
@@ -22,7 +23,6 @@ from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
-from . import pillow as _pillow
 
 SHAPE_CALCULATION_MODES = ("sizes", "scales")
 #: Interpolate-11 ``mode`` values.
@@ -95,8 +95,8 @@ def axis_record(
     """One axis of Interpolate-11 on its padded length, each mode as :func:`openvino_interpolate`
     states it; ``scale``: the axis's float32 scale; ``antialias_a``: ``linear``'s ``a``."""
     if mode in _PILLOW_MODES:
-        kernel = _kernels.TRIANGLE if mode == "bilinear_pillow" else _pillow.bicubic(cube_coeff)
-        return _pillow.axis_taps(in_size, out_size, kernel)
+        kernel = _kernels.TRIANGLE if mode == "bilinear_pillow" else _kernels.keys_cubic_factored(cube_coeff)
+        return _windows.axis_taps(in_size, out_size, kernel)
     x = coordinates(coordinate_transformation_mode, in_size, out_size, scale)
     if mode == "nearest":
         if nearest_mode == "simple":
@@ -171,7 +171,7 @@ def openvino_interpolate(
       dropped, the row renormalised (0 if none is left; equals ``linear_onnx`` without antialias);
     * ``cubic``: Keys (1981) with ``a = cube_coeff`` on ``floor(x) - 1 .. floor(x) + 2``, tap
       indices clamped to the edge;
-    * ``bilinear_pillow`` / ``bicubic_pillow``: Pillow's window (:func:`.pillow.clipped_window_taps`)
+    * ``bilinear_pillow`` / ``bicubic_pillow``: Pillow's window (:func:`..clipped_windows.axis_taps`)
       around ``(o + 0.5) * in / out``, ``coordinate_transformation_mode`` and ``antialias``
       ignored; bicubic's ``a = cube_coeff`` (-0.5 matches Pillow) in Pillow's evaluation order.
 

@@ -1,10 +1,11 @@
 """Peer: Pillow's resampling (``PIL.Image.resize``, ``Image.reduce``) on the core layers.
 
-An ``[H, W(, C)]`` array behaves like ``Image.fromarray(array, mode)`` (:func:`image_mode`); each
-axis whose length or ``box`` edges change is one pass of ``Image.resize``, with Pillow's centres
-(:func:`centers`) and NEAREST walk, its clipped window (:func:`clipped_window_taps`) and kernels in
-its own evaluation order, its integer rules and alpha (:func:`pil_resize`) and its pass order
-(:func:`pass_order`). :func:`resample_axes` also serves ``jax_resize.resize``'s ``pil_*`` methods.
+An ``[H, W(, C)]`` array behaves like ``Image.fromarray(array, mode)`` (:mod:`.pillow_modes`);
+each axis whose length or ``box`` edges change is one pass of ``Image.resize``: Resample.c's
+centres, NEAREST walk and clipped window (:mod:`..clipped_windows`), kernels in its own evaluation
+order, its integer rules and alpha (:func:`pil_resize`) and its pass order (:func:`pass_order`;
+Pillow 12's in :mod:`.pillow_releases`). :func:`resample_axes` also serves
+``jax_resize.resize``'s ``pil_*`` methods.
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
+from .. import clipped_windows as _windows
 from .. import dtypes as _dtypes
 from .. import frontend as _frontend
 from .. import kernels as _kernels
 from .. import records as _records
 from .. import rounding as _rounding
 from .. import validation as _v
-from .. import weights as _weights
 from ..execution import apply as _apply
-from . import release_rules as _release_rules
+from . import pillow_modes as _modes
+from . import pillow_releases as _releases
 
 #: ``jax_resize.resize``'s methods of the ``PIL.Image.Resampling`` filters.
 METHODS = (
@@ -106,7 +108,7 @@ UINT8_POLICY = _rounding.IntegerPolicy(rounding="half_up", fixed_point_bits=PREC
 INT_POLICY = _rounding.IntegerPolicy(rounding="half_away", per_pass=True)
 
 
-# --- kernels, in Pillow's evaluation order (Resample.c), on already scaled distances: stretch 1 ---
+# --- kernels in Resample.c's order, on scaled distances (stretch 1); cubic and Lanczos: kernels ---
 
 
 def _hamming(xp, d):
@@ -118,31 +120,7 @@ def _hamming(xp, d):
     return xp.where(x == 0, 1.0, xp.where(x >= 1.0, 0.0, w))
 
 
-def bicubic(a: float = -0.5) -> _kernels.Kernel:
-    """Keys (1981) cubic in Pillow's evaluation order (``a = -0.5`` in Pillow)."""
-
-    def profile(xp, d):
-        x = xp.abs(d)
-        near = ((a + 2.0) * x - (a + 3.0)) * x * x + 1
-        far = (((x - 5) * x + 8) * x - 4) * a
-        return xp.where(x < 1.0, near, xp.where(x < 2.0, far, 0.0))
-
-    return _kernels.Kernel(f"pillow_bicubic(a={a})", 2.0, _kernels.scaled(profile))
-
-
-def _sinc(xp, x):
-    px = x * math.pi
-    safe = xp.where(x == 0, 1.0, px)
-    return xp.where(x == 0, 1.0, xp.sin(safe) / safe)
-
-
-def _lanczos(xp, d):
-    # sinc(x) * sinc(x / 3) on the half-open interval [-3, 3).
-    return xp.where((d >= -3.0) & (d < 3.0), _sinc(xp, d) * _sinc(xp, d / 3), 0.0)
-
-
 HAMMING_KERNEL = _kernels.Kernel("pillow_hamming", 1.0, _kernels.scaled(_hamming))
-LANCZOS_KERNEL = _kernels.Kernel("pillow_lanczos", 3.0, _kernels.scaled(_lanczos))
 
 
 def kernel(method: str, cubic_coeff_a: float | None = None) -> _kernels.Kernel:
@@ -151,94 +129,15 @@ def kernel(method: str, cubic_coeff_a: float | None = None) -> _kernels.Kernel:
         "pil_box": _kernels.BOX,
         "pil_bilinear": _kernels.TRIANGLE,
         "pil_hamming": HAMMING_KERNEL,
-        "pil_lanczos": LANCZOS_KERNEL,
+        "pil_lanczos": _kernels.LANCZOS3_SINC_PRODUCT,
         "pil_mks2013": _kernels.MKS2013,  # Resample.c evaluates Costella's pieces in their written order
         "pil_mks2021": _kernels.MKS2021,
     }
     if method == "pil_bicubic":
-        return bicubic(-0.5 if cubic_coeff_a is None else float(cubic_coeff_a))
+        return _kernels.keys_cubic_factored(-0.5 if cubic_coeff_a is None else float(cubic_coeff_a))
     if method not in kernels:
         raise ValueError(f"method={method!r} is not a Pillow filter; allowed: {METHODS[1:]}.")
     return kernels[method]
-
-
-# --- coordinates and weights ---------------------------------------------------------------------
-
-
-def centers(in_size: int, out_size: int, box: tuple[float, float] | None = None):
-    """Pillow's ``precompute_coeffs`` centres ``in0 + (o + 0.5) * scale``, ``scale = (in1 - in0) /
-    out_size``, box edges ``(in0, in1)`` parsed as C floats (default ``(0, in_size)``); continuous
-    coordinates (pixel ``j`` covers ``[j, j + 1)``). Returns ``(center [out_size] float64, scale)``."""
-    in0, in1 = (0.0, float(in_size)) if box is None else box
-    scale = float(np.float32(in1) - np.float32(in0)) / out_size
-    o = np.arange(out_size, dtype=np.float64)
-    return float(np.float32(in0)) + (o + 0.5) * scale, scale
-
-
-def nearest_indices(
-    in_size: int, out_size: int, box: tuple[float, float] | None = None, *, walk: bool = True
-) -> np.ndarray:
-    """``Image.resize(..., NEAREST)``'s source indices ``floor(in0 + (o + 0.5) * a)``, ``a = (in1 -
-    in0) / out`` (box edges, default ``(0, in_size)``): int64 ``[out_size]`` in ``[0, in_size - 1]``.
-    The positions are walked by repeated double addition (``x0 = in0 + a / 2; x += a``) as Pillow's
-    8- and 32-bit modes do, so indices agree exactly; ``walk=False``: its ``'I;16'`` transform
-    ``a * (o + 0.5) + in0``, each operation rounded to double."""
-    if out_size == 0:
-        return np.zeros((0,), np.int64)
-    in0, in1 = (0.0, float(in_size)) if box is None else box
-    # Pillow parses the box as C floats: float32 edges, float32 difference, double division
-    a = float(np.float32(in1) - np.float32(in0)) / out_size
-    if not walk:
-        pos = a * (np.arange(out_size) + 0.5) + float(np.float32(in0))
-        return _weights.nearest_indices(pos, in_size, "floor")
-    steps = np.full(out_size, a)
-    steps[0] = a * 0.5 + float(np.float32(in0))
-    pos = np.add.accumulate(steps)  # sequential, left to right, like Pillow's loop
-    return _weights.nearest_indices(pos, in_size, "floor")
-
-
-def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Kernel) -> _records.Taps:
-    """Pillow's window around continuous centres ``center`` (``[out]`` float64), ``scale = in / out``:
-    with ``filterscale = max(scale, 1)`` and ``support = kernel.radius * filterscale``, output ``o``
-    reads ``[trunc(center - support + 0.5), trunc(center + support + 0.5))`` clipped to
-    ``[0, in_size)``, weights ``kernel((j - center + 0.5) * (1 / filterscale))`` (stretch 1; times
-    the reciprocal, not divided) over their sum when non-zero, summed in tap order. Returns host
-    :class:`~..records.Taps` (float64), compacted like :func:`..weights.filter_taps`."""
-    center = np.asarray(center, np.float64)
-    filterscale = max(float(scale), 1.0)
-    support = kernel.radius * filterscale
-    lo = np.clip(np.trunc(center - support + 0.5), 0, in_size).astype(np.int64)
-    hi = np.clip(np.trunc(center + support + 0.5), 0, in_size).astype(np.int64)
-    width = int(max(1, (hi - lo).max(initial=1)))
-    start = np.minimum(lo, in_size - width)
-    # evaluated onto the band [start, start + width), a tile at a time (0 outside [lo, hi)), once per
-    # class of rows with the same window at the same offset from start (an integer ratio's interior)
-    keys = [*_weights.exact_difference(start.astype(np.float64), center), lo - start, hi - start]
-    classes = _weights.row_classes(keys, min_rows=2, wide=True)
-    rep = np.arange(center.size) if classes is None else classes[0]
-    band = np.empty((rep.size, width))
-    total = np.zeros(rep.size)
-    for rows, c0, c1 in _records.tiles(rep.size, width):
-        o = rep[rows]
-        taps = start[o, None] + np.arange(c0, c1)
-        w = kernel(np, (taps - center[o, None] + 0.5) * (1.0 / filterscale), 1.0)
-        w = np.where((taps >= lo[o, None]) & (taps < hi[o, None]), w, 0.0)
-        band[rows, c0:c1] = w
-        # summed tap by tap (a sequential C loop's bits, not numpy's pairwise sum); the running
-        # total carries across tiles
-        total[rows] = np.add.accumulate(np.concatenate([total[rows, None], w], axis=1), axis=1)[:, -1]
-    band /= np.where(total == 0, 1.0, total)[:, None]
-    band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
-    if classes is None:
-        return _records.Taps(_records.band_index(start, width), band, in_size)
-    return _records.shared_band(start, classes[1], band, in_size)
-
-
-def axis_taps(in_size: int, out_size: int, kernel: _kernels.Kernel, box=None, *, center_scale=None) -> _records.Taps:
-    """One axis of Pillow's resampling: its window around :func:`centers` (or the given
-    ``center_scale = (center, scale)``), clipped to the input and renormalised."""
-    center, scale = centers(in_size, out_size, box) if center_scale is None else center_scale
-    return clipped_window_taps(center, scale, in_size, kernel)
 
 
 def quantized(taps: _records.Taps) -> _records.Taps:
@@ -250,145 +149,15 @@ def pass_order(changed: list[int], in_shape, out_shape, version: str = "13") -> 
     """Pillow 13's pass order over the ``changed`` axes (ascending): for ``(h, w)`` the vertical pass
     first iff ``out_h < in_h and 2 * (out_w - in_w) > out_h - in_h`` (found empirically,
     ``docs/notes/openvino_pillow_semantics.md``), else the horizontal; other counts last axis first.
-    ``version="12"``: Pillow 12's (:func:`.release_rules.order_12`)."""
+    ``version="12"``: Pillow 12's (:func:`.pillow_releases.order_12`)."""
     if len(changed) == 2:
         h, w = changed
         if version == "12":
-            return _release_rules.order_12(h, w, in_shape, out_shape)
+            return _releases.order_12(h, w, in_shape, out_shape)
         if out_shape[h] < in_shape[h] and 2 * (out_shape[w] - in_shape[w]) > out_shape[h] - in_shape[h]:
             return [h, w]
         return [w, h]
     return sorted(changed, reverse=True)
-
-
-# --- Pillow's modes ------------------------------------------------------------------------------
-
-#: The 8-bit modes of ``[H, W, C]`` uint8 by channel count, ``Image.fromarray``'s inferred one first.
-_CHANNEL_MODES = {
-    2: ("LA", "La", "PA"),
-    3: ("RGB", "YCbCr", "LAB", "HSV"),
-    4: ("RGBA", "RGBa", "RGBX", "CMYK"),
-}
-#: Every ``mode`` :func:`pil_resize` accepts (Pillow's mode strings).
-PIL_MODES = ("1", "L", "P", "I", "I;16", "F") + tuple(m for modes in _CHANNEL_MODES.values() for m in modes)
-#: The modes ``Image.resize`` resamples with premultiplied alpha (``LA -> La``, ``RGBA -> RGBa``).
-ALPHA_MODES = ("LA", "RGBA")
-#: Values of ``resize``'s ``alpha`` argument for the ``pil_*`` methods.
-ALPHA_OPTIONS = (None, "straight", "premultiplied")
-#: The pixel dtype of the modes that do not store uint8 (``np.asarray(image).dtype``).
-_MODE_DTYPE = {"1": np.dtype(bool), "I": np.dtype(np.int32), "I;16": np.dtype(np.uint16), "F": np.dtype(np.float32)}
-# 2-D integer arrays that Image.fromarray reads as mode 'I' (32-bit signed pixels)
-_MODE_I_DTYPES = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.uint32))
-
-
-def array_modes(shape, dtype) -> tuple[str, ...]:
-    """The Pillow modes an array of ``shape`` and ``dtype`` can stand for (``()`` if none): first the
-    one ``Image.fromarray(array)`` infers (Pillow 13), then those ``Image.fromarray(array, mode)``
-    accepts, plus ``'I'`` for ``[H, W]`` uint16 (``.convert('I')``); e.g. ``('RGBA', 'RGBa', 'RGBX',
-    'CMYK')`` for ``[H, W, 4]`` uint8."""
-    dtype = np.dtype(dtype)
-    if len(shape) == 2:
-        if dtype == np.bool_:
-            return ("1",)
-        if dtype == np.uint8:
-            return ("L", "P")
-        if dtype == np.uint16:
-            return ("I;16", "I")
-        if dtype in _MODE_I_DTYPES:
-            return ("I",)
-        if dtype in (np.dtype(np.float32), np.dtype(np.float64)):
-            return ("F",)
-    elif len(shape) == 3 and dtype == np.uint8:
-        return _CHANNEL_MODES.get(int(shape[2]), ())
-    return ()
-
-
-def image_mode(shape, dtype, mode: str | None = None) -> str | None:
-    """``mode`` checked against an array of ``shape`` and ``dtype``, or (``mode=None``) the mode
-    ``Image.fromarray`` infers for it; ``None`` for an array Pillow has no mode for.
-
-    Raises:
-      ValueError: ``mode`` is not in :data:`PIL_MODES` or does not fit the array (:func:`array_modes`).
-    """
-    allowed = array_modes(shape, dtype)
-    if mode is None:
-        return allowed[0] if allowed else None
-    if mode not in PIL_MODES:
-        raise ValueError(f"mode={mode!r} is not supported; allowed values: None, {', '.join(map(repr, PIL_MODES))}.")
-    if mode not in allowed:
-        fits = (
-            f"allowed for it: None (inferred: {allowed[0]!r}), {', '.join(map(repr, allowed))}"
-            if allowed
-            else "Pillow has no mode for it; pass mode=None (its channels are resampled independently)"
-        )
-        image = f"an image of shape {tuple(shape)} and dtype {np.dtype(dtype)}"
-        raise ValueError(f"mode={mode!r} does not fit {image}; {fits}.")
-    return mode
-
-
-def premultiply(image) -> jax.Array:
-    """Pillow's ``RGBA -> RGBa`` and ``LA -> La`` on uint8 ``[..., C]`` (alpha ``a`` last, kept): each
-    colour ``c`` becomes ``((t >> 8) + t) >> 8``, ``t = c * a + 128`` (``c * a / 255`` rounded).
-
-    Example:
-      >>> import numpy as np
-      >>> np.asarray(premultiply(np.array([[200, 255], [200, 128], [200, 0]], np.uint8))).tolist()
-      [[200, 255], [100, 128], [0, 0]]
-
-    Source: Pillow ``src/libImaging/Convert.c`` (``rgbA2rgba``, ``lA2la``; ``MULDIV255`` in
-    ``ImagingUtils.h``).
-    """
-    x = _dtypes.as_array(image).astype(jnp.int32)
-    alpha = x[..., -1:]
-    t = x[..., :-1] * alpha + 128
-    return jnp.concatenate([((t >> 8) + t) >> 8, alpha], axis=-1).astype(jnp.uint8)
-
-
-def unpremultiply(image) -> jax.Array:
-    """Pillow's ``RGBa -> RGBA`` and ``La -> LA`` on uint8 ``[..., C]`` (alpha ``a`` last, kept): each
-    colour ``c`` becomes ``min(255, (255 * c) // a)``, kept where ``a`` is 0 or 255.
-
-    Example:
-      >>> import numpy as np
-      >>> np.asarray(unpremultiply(np.array([[200, 255], [100, 128], [7, 0]], np.uint8))).tolist()
-      [[200, 255], [199, 128], [7, 0]]
-
-    Source: Pillow ``src/libImaging/Convert.c`` (``rgba2rgbA``, ``la2lA``).
-    """
-    x = _dtypes.as_array(image).astype(jnp.int32)
-    alpha, colour = x[..., -1:], x[..., :-1]
-    divided = jnp.minimum((255 * colour) // jnp.maximum(alpha, 1), 255)
-    colour = jnp.where((alpha == 0) | (alpha == 255), colour, divided)
-    return jnp.concatenate([colour, alpha], axis=-1).astype(jnp.uint8)
-
-
-def check_alpha(image_shape, shape, dtype, alpha) -> bool:
-    """Validates ``resize``'s ``alpha`` for a ``pil_*`` method; True for ``"premultiplied"``.
-
-    Raises:
-      ValueError: unknown ``alpha``; premultiplied alpha on an array whose last axis is not 2 or 4
-        channels long (``LA``, ``RGBA``) or changes length.
-      TypeError: premultiplied alpha on a dtype other than uint8 (Pillow's ``LA``/``RGBA``).
-    """
-    if alpha not in ALPHA_OPTIONS:
-        raise ValueError(f"alpha={alpha!r} is not supported; allowed values: {', '.join(map(repr, ALPHA_OPTIONS))}.")
-    if alpha != "premultiplied":
-        return False
-    if np.dtype(dtype) != np.uint8:
-        raise TypeError(
-            f"alpha='premultiplied' reproduces Pillow's LA/RGBA images, which are uint8; image has dtype {dtype}."
-        )
-    if len(image_shape) < 2 or image_shape[-1] not in (2, 4):
-        raise ValueError(
-            "alpha='premultiplied' needs the channels on the last axis, 2 (LA) or 4 (RGBA) of them, alpha last; "
-            f"image has shape {tuple(image_shape)}."
-        )
-    if shape[-1] != image_shape[-1]:
-        raise ValueError(
-            f"alpha='premultiplied' treats the last axis as channels, which cannot be resized; "
-            f"shape[-1]={shape[-1]} but image.shape[-1]={image_shape[-1]}."
-        )
-    return True
 
 
 # --- resampling ----------------------------------------------------------------------------------
@@ -472,12 +241,17 @@ def resample_axes(
     if method == "pil_nearest":
         walk = rule != "I;16"
         ops = [
-            (a, _records.Gather(nearest_indices(image.shape[a], out_shape[a], edges[a], walk=walk), image.shape[a]))
+            (
+                a,
+                _records.Gather(
+                    _windows.nearest_indices(image.shape[a], out_shape[a], edges[a], walk=walk), image.shape[a]
+                ),
+            )
             for a in order
         ]
         return _apply.run(image, ops, strategy=strategy)
     k = kernel(method, cubic_coeff_a)
-    taps = [(a, axis_taps(image.shape[a], out_shape[a], k, edges[a])) for a in order]
+    taps = [(a, _windows.axis_taps(image.shape[a], out_shape[a], k, edges[a])) for a in order]
     if rule is not None:
         y = image
         for a, t in taps:
@@ -605,14 +379,14 @@ def pil_resize(
     """``PIL.Image.fromarray(image, mode).resize(size, resample, box, reducing_gap)`` in JAX:
     ``[H, W(, C)]`` -> ``[height, width(, C)]``.
 
-    Each resampled axis is Pillow's window (:func:`clipped_window_taps`) around its centres
-    ``in0 + (o + 0.5) * (in1 - in0) / out`` (:func:`centers`); NEAREST picks ``floor(center)``.
+    Each resampled axis is Pillow's window (:func:`..clipped_windows.clipped_window_taps`) around
+    its centres ``in0 + (o + 0.5) * (in1 - in0) / out``; NEAREST picks ``floor(center)``.
 
-    Modes (``mode=None`` infers them as ``Image.fromarray`` does, :func:`array_modes`):
+    Modes (``mode=None`` infers them as ``Image.fromarray`` does, :func:`.pillow_modes.array_modes`):
 
     * 8-bit (uint8): ``'L'``, ``'RGB'``, ``'LA'``, ``'RGBA'`` ... — 22-bit fixed point, each pass
       rounded and clipped to uint8. ``'LA'``/``'RGBA'`` (inferred for 2 and 4 channels) resample
-      premultiplied, except with NEAREST (:func:`premultiply`, resample, :func:`unpremultiply`);
+      premultiplied, except with NEAREST (:func:`.pillow_modes.premultiply`, resample, back);
       ``mode='RGBX'``, ``'CMYK'``, ``'RGBa'``, ``'La'``, ``'PA'`` resample channels independently
       (``'LAB'``: a* and b* as signed bytes). ``'P'`` and ``'1'`` (bool) always use NEAREST.
     * ``'I'`` (int8/int16/int32/uint32, or uint16 with ``mode='I'``; returns int32): each pass
@@ -636,7 +410,7 @@ def pil_resize(
     ``pillow_version="12"`` gives Pillow 12.3's bits instead of 13's, with the same exactness: the
     horizontal pass first (vertical first for an image over 100 times taller than wide whose
     height shrinks), and ``LA``/``RGBA`` filtered without ``reducing_gap``
-    (:mod:`.release_rules`). It also gives Pillow 10.1-12.2's bits in every mode but ``'I;16'``,
+    (:mod:`.pillow_releases`). It also gives Pillow 10.1-12.2's bits in every mode but ``'I;16'``,
     and 10.1-12.1's only for images at most 100 times taller than wide. ``'I;16'`` differs there:
     11.x-12.2 store a pass's value above 65535 as ``0xFF00 | (value & 0xFF)``, and 10.x refuses
     to filter it.
@@ -650,7 +424,7 @@ def pil_resize(
       box: ``(x0, y0, x1, y1)`` source region in pixels (floats allowed); default the whole image.
       reducing_gap: ``None`` or a float >= 1: first reduce by an integer factor with block means
         while the remaining scale stays >= ``reducing_gap`` (faster, slightly different).
-      mode: a Pillow mode string for the array (:data:`PIL_MODES`), or ``None`` to infer it.
+      mode: a Pillow mode string for the array (:data:`.pillow_modes.PIL_MODES`), or ``None`` to infer it.
       pillow_version: ``"13"`` (default) or ``"12"``: the Pillow release whose bits to give.
 
     Returns:
@@ -681,7 +455,7 @@ def pil_resize(
     if len(shape) not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {shape}.")
     resample = _resample(resample)
-    version = _release_rules.version(pillow_version)
+    version = _releases.version(pillow_version)
     if version == "12" and resample > HAMMING:
         name = f"resample={int(resample)} ({resample.name})"
         raise ValueError(f"{name} is not a Pillow 12 filter; use pillow_version='13'.")
@@ -702,9 +476,9 @@ def pil_resize(
     if reducing_gap is not None and not reducing_gap >= 1.0:
         raise ValueError(f"reducing_gap={reducing_gap!r} must be None or >= 1.0.")
     image, dtype = _frontend.prologue("image", image)
-    mode = image_mode(shape, dtype, mode)
-    if mode in _MODE_DTYPE:
-        image = image.astype(_MODE_DTYPE[mode])  # the pixels Image.fromarray stores
+    mode = _modes.image_mode(shape, dtype, mode)
+    if mode in _modes.MODE_DTYPE:
+        image = image.astype(_modes.MODE_DTYPE[mode])  # the pixels Image.fromarray stores
     if box == (0.0, 0.0, float(in_w), float(in_h)) and (width, height) == (in_w, in_h):
         return image  # Pillow returns a copy
     empty = _frontend.empty_output(out_shape, image.dtype)
@@ -712,9 +486,11 @@ def pil_resize(
         return empty
     if mode in ("1", "P"):
         resample = NEAREST  # Pillow's rule for bilevel and palette images
-    if mode in ALPHA_MODES and resample != NEAREST:
-        gap = _release_rules.alpha_reducing_gap(version, reducing_gap)
-        return unpremultiply(_resize_box(premultiply(image), (width, height), resample, box, gap, mode, version))
+    if mode in _modes.ALPHA_MODES and resample != NEAREST:
+        gap = _releases.alpha_reducing_gap(version, reducing_gap)
+        return _modes.unpremultiply(
+            _resize_box(_modes.premultiply(image), (width, height), resample, box, gap, mode, version)
+        )
     if mode == "LAB":  # Pillow stores a* and b* (signed in the array) offset by 128: its raw unpacker
         flip = jnp.array([0, 128, 128], jnp.uint8)  # flips their top bit, and its packer flips it back
         return _resize_box(image ^ flip, (width, height), resample, box, reducing_gap, mode, version) ^ flip

@@ -2,8 +2,8 @@
 
 Same arguments, defaults, checks and output shapes as ``F.interpolate`` (PyTorch 2.13, CPU,
 contiguous ``[N, C, *spatial]``); one record per resized axis (:func:`axis_record`) in PyTorch's
-coordinate arithmetic, with its weights (antialias: Pillow's window and kernels, from
-:mod:`.pillow`) and its uint8 int16 fixed point; :func:`torch_interpolate` states the rules.
+coordinate arithmetic, with its weights (antialias: Pillow's window and kernels,
+:mod:`..clipped_windows`) and its uint8 int16 fixed point; :func:`torch_interpolate` states the rules.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from .. import clipped_windows as _windows
 from .. import frontend as _frontend
 from .. import kernels as _kernels
 from .. import records as _records
@@ -22,7 +23,6 @@ from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
-from . import pillow as _pillow
 
 MODES = ("nearest", "nearest-exact", "linear", "bilinear", "bicubic", "trilinear", "area", "lanczos")
 #: Modes tied to one input rank (``F.interpolate`` raises for the others).
@@ -32,6 +32,9 @@ _ANTIALIAS_MODES = ("bilinear", "bicubic", "lanczos")
 #: PyTorch's CPU uint8 modes (floats take every mode; antialias only float32/float64).
 _UINT8_MODES = ("nearest", "nearest-exact", "bilinear", "bicubic", "lanczos")
 _SPATIAL = ", one per spatial dimension of the [N, C, *spatial] input (spatial rank {})"
+#: uint8 filters: each pass rounded half up in units of 2**-22, where every weight ``k / 2**p`` of
+#: :func:`uint8_precision` (``p <= 22``) is exact, so a pass is ``(2**(p - 1) + sum(x k)) >> p``.
+UINT8_POLICY = _rounding.IntegerPolicy(rounding="half_up", fixed_point_bits=22)
 
 
 # --- coordinates, in PyTorch's "opmath" type (:func:`axis_record`) -------------------------------
@@ -120,7 +123,7 @@ def antialias_centers(
 ):
     """Centres of PyTorch's antialias kernels (``_upsample_*_aa``): ``scale * (o + 0.5)`` rounded to
     ``dtype``, ``scale`` of :func:`scale_of` (``align_corners`` too), continuous coordinates as
-    :func:`.pillow.centers`. Returns ``(center [out_size] float64, scale)``."""
+    :func:`..clipped_windows.centers`. Returns ``(center [out_size] float64, scale)``."""
     s = scale_of(in_size, out_size, scale_factor, align_corners, dtype)
     center = (float(s) * (np.arange(out_size) + 0.5)).astype(dtype)
     return center.astype(np.float64), float(s)
@@ -232,11 +235,15 @@ def axis_record(
     if antialias:
         if out_size == in_size:  # PyTorch skips the axis
             return None
-        kernel = {"bilinear": _kernels.TRIANGLE, "bicubic": _pillow.bicubic(-0.5), "lanczos": _pillow.LANCZOS_KERNEL}
+        kernel = {
+            "bilinear": _kernels.TRIANGLE,
+            "bicubic": _kernels.keys_cubic_factored(-0.5),
+            "lanczos": _kernels.LANCZOS3_SINC_PRODUCT,
+        }
         center_scale = antialias_centers(
             in_size, out_size, scale_factor=scale_factor, align_corners=align_corners, dtype=arith
         )
-        taps = _pillow.axis_taps(in_size, out_size, kernel[mode], center_scale=center_scale)
+        taps = _windows.axis_taps(in_size, out_size, kernel[mode], center_scale=center_scale)
     elif mode == "bicubic":
         if out_size == in_size and (scale_factor is None or align_corners or dtype == np.uint8):
             return None  # x = o (one-hot weights); uint8's separable kernel skips the axis
@@ -281,7 +288,7 @@ def torch_interpolate(
     * ``bicubic``: Keys cubic (a = -0.75) at the unclamped ``x``, the 4 tap indices clamped to
       the edge (float inputs resample an axis with ``out == in`` too; uint8 copies it);
     * ``antialias=True`` (``bilinear``, ``bicubic``, ``lanczos``): Pillow's window
-      (:func:`.pillow.clipped_window_taps`) around ``center = s (o + 0.5)`` (triangle; Keys
+      (:func:`..clipped_windows.clipped_window_taps`) around ``center = s (o + 0.5)`` (triangle; Keys
       a = -0.5; Lanczos-3); an axis with ``out == in`` is copied. PyTorch 2.13's float kernel,
       reproduced: with an output width of 1, every row takes row 0's H weights (uint8 is right);
     * ``area``: adaptive average pooling, the mean of
@@ -383,5 +390,5 @@ def torch_interpolate(
             ops.append((2 + i, record))
     if dtype == np.uint8 and mode not in ("nearest", "nearest-exact"):
         # last axis first, rounded after each pass; each axis's ``k / 2**p`` is exact in units of 2**-22
-        return _apply.run(x, sorted(ops, key=lambda op: -op[0]), integer=_pillow.UINT8_POLICY)
+        return _apply.run(x, sorted(ops, key=lambda op: -op[0]), integer=UINT8_POLICY)
     return _apply.run(x, ops)
