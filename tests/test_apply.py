@@ -26,7 +26,7 @@ from jax_resize._src.execution.tuning import TUNING
 from jax_resize._src.host import HOST
 
 #: The CPU row's eager compiler options: the key of their compiled application.
-CPU_OPTIONS = TUNING["cpu"].compiler_options
+CPU_OPTIONS = tuple(sorted(TUNING["cpu"].compiler_options))
 
 RNG = np.random.default_rng(0)
 
@@ -92,7 +92,7 @@ def test_grad_with_respect_to_traced_roi():
 
 def _compiled_applications() -> int:
     """Programs compiled by the jitted applications (eager CPU calls have one with its own options)."""
-    return sum(f._cache_size() for f in (_apply.apply, _apply._WITH_OPTIONS.get(CPU_OPTIONS)) if f is not None)
+    return sum(f._cache_size() for f in {_apply.apply, _apply._PROGRAMS.get(CPU_OPTIONS, _apply.apply)})
 
 
 def test_second_call_does_not_recompile():
@@ -430,9 +430,10 @@ def test_first_eager_call_compiles_only_the_application(call, caplog):
 def test_eager_cpu_options_keep_results():
     # the eager application compiles with the CPU row's compiler_options; the caller's jit with XLA's
     # defaults. Integer results are equal bit for bit; float results to the last bit or so
-    assert _apply._WITH_OPTIONS.get(CPU_OPTIONS) is not None  # the jax that CI installs knows the options
+    with_options = _apply._program(CPU_OPTIONS)
+    assert with_options is not _apply.apply  # the jax that CI installs knows the options
     x = RNG.integers(0, 256, (37, 41, 4), dtype=np.uint8)
-    before = _apply._WITH_OPTIONS[CPU_OPTIONS]._cache_size()
+    before = with_options._cache_size()
     for method in ["pil_bilinear", "pil_bicubic", "pil_lanczos", "pil_box"]:
         f = lambda v: resize(v, (111, 29, 4), method, strategy="banded")  # banded: not polyphase
         eager, jitted = np.asarray(f(x)), np.asarray(jax.jit(f)(x))
@@ -441,40 +442,45 @@ def test_eager_cpu_options_keep_results():
     for method in ["linear", "cubic", "lanczos3"]:
         f = lambda v: resize(v, (111, 29, 4), method, strategy="banded")
         np.testing.assert_allclose(f(x), jax.jit(f)(x), rtol=2e-7, atol=2e-5)
-    assert _apply._WITH_OPTIONS[CPU_OPTIONS]._cache_size() > before  # the eager calls did use the options
+    assert with_options._cache_size() > before  # the eager calls did use the options
 
 
 def test_concrete_input_inside_a_callers_jit():
     # a closed-over concrete array is resized while the caller's trace is active: the application
-    # is inlined into the caller's program (no nested jit with compiler options of its own)
+    # is part of the caller's program (a jit with compiler options of its own is refused there)
     x = RNG.integers(0, 256, (41, 37, 3), dtype=np.uint8)
     want = PIL.Image.fromarray(x).resize((17, 19), PIL.Image.Resampling.BILINEAR)
     got = jax.jit(lambda: resize(x, (19, 17, 3), "pil_bilinear"))()
     np.testing.assert_array_equal(got, np.asarray(want))
     if jax.default_backend() == "cpu":
-        assert _apply._WITH_OPTIONS.get(CPU_OPTIONS) is not None  # still used by later eager calls
+        assert _apply._PROGRAMS[CPU_OPTIONS] is not _apply.apply  # still used by later eager calls
     np.testing.assert_array_equal(resize(x, (19, 17, 3), "pil_bilinear"), np.asarray(want))
 
 
-def test_eager_falls_back_when_xla_lacks_the_options(monkeypatch):
-    # the options are for exact programs (integer fixed point): a pil_* uint8 resize
+def test_options_that_xla_does_not_know_are_dropped(monkeypatch):
+    """XLA refuses an unknown option when it compiles: a one-element program tells that refusal
+    from an error of the application, and the call runs with XLA's defaults."""
+    unknown = (("xla_no_such_option_for_jax_resize", True),)
+    monkeypatch.setattr(_decide, "compiler_options", lambda *a: dict(unknown))
+    monkeypatch.delitem(_apply._PROGRAMS, unknown, raising=False)
     x = (RNG.random((9, 11)) * 255).astype(np.uint8)
     want = np.asarray(jax.jit(lambda v: resize(v, (5, 7), "pil_bilinear", strategy="banded"))(x))
-
-    def unknown(*args, **kwargs):
-        raise RuntimeError("INVALID_ARGUMENT: No such compile option: 'xla_cpu_use_fusion_emitters'")
-
-    monkeypatch.setitem(_apply._WITH_OPTIONS, CPU_OPTIONS, unknown)
     np.testing.assert_array_equal(resize(x, (5, 7), "pil_bilinear", strategy="banded"), want)
-    assert _apply._WITH_OPTIONS[CPU_OPTIONS] is None  # given up once and for all
+    assert _apply._PROGRAMS[unknown] is _apply.apply
+    assert _apply._known(CPU_OPTIONS) == (jax.default_backend() == "cpu")
+
+
+@pytest.mark.skipif(jax.default_backend() != "cpu", reason="the eager compiler options are CPU's")
+def test_an_error_of_the_application_is_raised_not_taken_for_a_refused_option(monkeypatch):
+    x = (RNG.random((9, 11)) * 255).astype(np.uint8)
 
     def broken(*args, **kwargs):
-        raise RuntimeError("some other failure")
+        raise RuntimeError("some failure")
 
-    monkeypatch.setitem(_apply._WITH_OPTIONS, CPU_OPTIONS, broken)
-    if jax.default_backend() == "cpu":
-        with pytest.raises(RuntimeError, match="some other failure"):
-            resize(x, (5, 9), "pil_bilinear", strategy="banded")
+    monkeypatch.setitem(_apply._PROGRAMS, CPU_OPTIONS, broken)
+    with pytest.raises(RuntimeError, match="some failure"):
+        resize(x, (5, 9), "pil_bilinear", strategy="banded")
+    assert _apply._PROGRAMS[CPU_OPTIONS] is broken  # the options stay
 
 
 @pytest.mark.parametrize("method", ["nearest", "linear", "lanczos3"])

@@ -20,6 +20,7 @@ from jax import export
 import jax_resize
 from jax_resize import compat
 from jax_resize._src.execution import apply as _apply
+from jax_resize._src.execution.tuning import TUNING
 
 PLATFORMS = {"cpu": "cpu", "cuda": "gpu", "tpu": "tpu"}
 BOXES = jnp.array([[0.1, 0.2, 0.9, 0.7], [0.0, 0.0, 1.0, 1.0]])
@@ -169,12 +170,25 @@ def test_a_program_lowered_for_the_cpu_keeps_the_cpu_row_whatever_the_default_ba
     assert cpu["stablehlo.dot_general"] == 0 < tpu["stablehlo.dot_general"]
 
 
-def test_eager_calls_plan_for_their_inputs_platform_and_traced_geometry_for_the_default_device():
+def test_eager_calls_plan_for_their_inputs_platform():
     x = jax.device_put(np.ones((4, 4), np.float32), jax.devices("cpu")[0])
     assert _apply._platform(x) == "cpu"
     assert _apply._platform(np.ones(3)) == jax.default_backend()
-    with jax.default_device(jax.devices("cpu")[0]):
-        assert _apply._default_platform() == "cpu"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_every_program_exported_for_the_tpu_is_the_tpu_rows(name, monkeypatch):
+    """Traced records (ragged extents, boxes, a traced scale) as well as host ones: the program
+    exported for the TPU from this CPU process is the one planned with the TPU row everywhere."""
+    got = _without_locations(_module(name, "tpu"))
+    monkeypatch.setattr(_apply, "tuning_for", lambda backend: TUNING["tpu"])
+    assert got == _without_locations(_module(name, "tpu"))
+
+
+def _without_locations(module: str) -> str:
+    """The module's operations (its source locations name the caller's lines)."""
+    lines = [line for line in module.splitlines() if not line.startswith("#loc")]
+    return re.sub(r" loc\(#loc\d*\)", "", "\n".join(lines))
 
 
 #: Issue 46's extreme shrinks under ``jit`` (their plans were host callbacks), a shared band's

@@ -5,8 +5,9 @@ and ``(axis, record)`` pairs (:class:`~..records.Gather` / :class:`~..records.Ta
 :mod:`.decide` for the pass order and each record's strategy with the backend's tuning row
 (:mod:`.tuning`), prepares one plan per axis (:mod:`.strategies`) and calls :data:`apply`, a
 single jitted function of ``x`` and the plans (weights are arguments, not constants: one
-compilation per structure and shapes). Inside a caller's trace, constant records are planned when
-the program is lowered, for its platform (:mod:`.lowered`). The application
+compilation per structure and shapes). Inside a caller's trace, the records are planned when the
+program is lowered, for its platform (:mod:`.lowered`): host records as static parameters, traced
+ones as operands. The application
 
 * applies the passes :func:`.decide.groups` forms, consecutive linear passes as one chain;
 * computes in the compute dtype of :mod:`..dtypes` (complex: real and imaginary parts apart); a
@@ -166,46 +167,59 @@ def _gather_all(x, plans, fill, precision, tuning):
 _STATIC = ("extrapolation_value", "precision", "integer", "fixed_shifts", "tuning", "dtype", "local_nonfinite")
 apply = jax.jit(_apply, static_argnames=_STATIC)
 
-#: Programs compiled with a tuning row's compiler options, by the options (``None``: this jax has
-#: no per-function compiler options, or XLA refused them once).
-_WITH_OPTIONS: dict = {}
+#: The jitted application by compiler options (sorted items; ``()``: XLA's defaults): :data:`apply`
+#: itself where this jax or XLA does not know the options.
+_PROGRAMS: dict = {(): apply}
 
 
-def _top_level() -> bool:
-    """Whether no trace is active: a concrete ``x`` can still be resized inside a caller's ``jit``
-    (a closed-over array), where a ``jit`` with its own compiler options may not be called."""
-    from jax._src import core  # no public equivalent; without it, eager calls keep XLA's defaults
+def _program(key: tuple):
+    """:data:`apply` compiled with the options ``key`` (sorted items); :data:`apply` itself where
+    this jax's ``jit`` takes no ``compiler_options``."""
+    if key not in _PROGRAMS:
+        try:
+            _PROGRAMS[key] = jax.jit(_apply, static_argnames=_STATIC, compiler_options=dict(key))
+        except TypeError:
+            _PROGRAMS[key] = apply
+    return _PROGRAMS[key]
 
-    clean = getattr(core, "trace_state_clean", None)
-    return clean is not None and bool(clean())
+
+def _known(key: tuple) -> bool:
+    """Whether XLA compiles a one-element program with the options ``key``."""
+    try:
+        with jax.ensure_compile_time_eval():
+            jax.jit(lambda v: v + 1, compiler_options=dict(key))(np.float32(0))
+        return True
+    except RuntimeError:
+        return False
 
 
 def _eager(x, plans, stored=False, **static):
-    """:data:`apply` for a concrete ``x``, compiled with :func:`.decide.compiler_options` unless a
-    trace is active (falls back to the default options, once and for all, on a jax or an XLA that
-    does not know them); ``stored``: through :mod:`.stored` (a bucketed program)."""
+    """:data:`apply` for a concrete ``x``, compiled with :func:`.decide.compiler_options`;
+    ``stored``: through :mod:`.stored` (a bucketed program). Two refusals keep XLA's defaults: a
+    ``jit`` with options of its own staged into a caller's trace (a closed-over array; ``ValueError``
+    before anything is traced: the application is then part of the caller's program), and an XLA
+    that does not know the options (it refuses them when it compiles: a one-element program tells
+    that from an error of the application, and the options are dropped for the process)."""
     exact = all(p.gathers or b == INT32 for p, b in zip(plans, static["fixed_shifts"]))
-    options = _decide.compiler_options(plans, static["tuning"], exact)
-    if not _top_level():
-        return apply(x, plans, **static)
-    function, key = apply, ()
-    if options is not None:
-        key = tuple(sorted(options.items()))
-        if key not in _WITH_OPTIONS:
-            try:
-                _WITH_OPTIONS[key] = jax.jit(_apply, static_argnames=_STATIC, compiler_options=options)
-            except TypeError:  # a jax without per-function compiler options
-                _WITH_OPTIONS[key] = None
-        function = _WITH_OPTIONS[key] or apply
-    try:
+    key = tuple(sorted((_decide.compiler_options(plans, static["tuning"], exact) or {}).items()))
+    function = _program(key)
+
+    def call(function):
         if stored:
-            return _stored.call(function, (x, plans), static, extra=key if function is not apply else ())
+            return _stored.call(function, (x, plans), static, extra=() if function is apply else key)
         return function(x, plans, **static)
-    except Exception as error:  # only an unknown-option error is swallowed
-        if function is apply or not any(name in str(error) for name in options or ()):
+
+    try:
+        return call(function)
+    except ValueError:
+        if function is apply:
             raise
-        _WITH_OPTIONS[key] = None
-        return apply(x, plans, **static)
+        return call(apply)  # an error of the application itself is raised again here
+    except RuntimeError:
+        if function is apply or _known(key):
+            raise
+        _PROGRAMS[key] = apply
+        return call(apply)
 
 
 #: ``fixed_shifts`` marker: the pass runs in exact int32 arithmetic (:func:`_int32_fixed_point`).
@@ -280,10 +294,9 @@ def run(
         dense contractions are plain matmuls (a NaN spreads along its row and column, as in
         ``jax.image``) — cheaper under ``vmap``.
       backend: the tuning row to plan with; the program still runs where ``x`` is. Default: an
-        eager call plans with the row of the platform ``x`` lives on; inside a caller's trace,
-        constant records are planned when the program is lowered, with the row of the platform
-        it is lowered for (:mod:`.lowered`), and traced records now, with the row of
-        ``jax.default_device``'s platform where set, else of the default backend's.
+        eager call plans with the row of the platform ``x`` lives on; inside a caller's trace
+        (a traced ``x`` or traced records), the program is planned when it is lowered, with the
+        row of the platform it is lowered for (:mod:`.lowered`).
 
     Returns:
       The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
@@ -306,12 +319,11 @@ def run(
         dtype=None if dtype == x.dtype else dtype,
         local_nonfinite=local_nonfinite,
     )
-    if isinstance(x, jax.core.Tracer):  # inside the caller's jit/vmap/grad
-        if all(_constant(record) for _, record in ops):  # planned when lowered, for its platform
-            planned = _Planned(tuple(ops), strategy, dtype, tuple(static.items()), backend)
-            return _lowered.bind(planned, x)[0]
-        # traced geometry (roi, extents, boxes) is planned now: the default device's row
-        return _traced(x, ops, strategy, dtype, tuning_for(backend or _default_platform()), static)
+    traced = [record for _, record in ops if not _constant(record)]
+    if isinstance(x, jax.core.Tracer) or traced:  # in a caller's trace: planned when lowered
+        skeleton, arrays = _operands(ops)
+        planned = _Planned(skeleton, strategy, dtype, tuple(static.items()), backend)
+        return _lowered.bind(planned, x, *arrays)[0]
     tuning = tuning_for(_platform(x) if backend is None else backend)
     ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
@@ -355,14 +367,6 @@ def window_of(axis: int, out_size: int) -> slice:
     return slice(start, stop)
 
 
-def _default_platform() -> str:
-    """The platform of ``jax.default_device`` where one is set, else the default backend's."""
-    device = jax.config.jax_default_device  # type: ignore[attr-defined]
-    if device is None:
-        return jax.default_backend()
-    return device if isinstance(device, str) else device.platform
-
-
 _platform = _lowered.platform_of
 
 
@@ -381,9 +385,47 @@ def _traced(x, ops, strategy, dtype, tuning, static):
 
 
 @dataclasses.dataclass(frozen=True)
+class _Operand:
+    """Where a record's array is an operand of the primitive: operand ``1 + position`` (after ``x``)."""
+
+    position: int
+    shape: tuple
+    dtype: np.dtype
+
+
+def _operands(ops):
+    """``(skeleton, arrays)``: ``ops`` with every jax array of a record (a tracer, or a concrete
+    array that cannot be a static parameter) replaced by an :class:`_Operand`, and those arrays."""
+    skeleton, arrays = [], []
+    for axis, record in ops:
+        if not _constant(record):
+            moved = {}
+            for field in dataclasses.fields(record):
+                value = getattr(record, field.name)
+                if isinstance(value, jax.Array):
+                    moved[field.name] = _Operand(len(arrays), tuple(value.shape), np.dtype(value.dtype))
+                    arrays.append(value)
+            record = dataclasses.replace(record, **moved)
+        skeleton.append((axis, record))
+    return tuple(skeleton), arrays
+
+
+def _filled(skeleton, arrays):
+    """The records of ``skeleton`` with their operands ``arrays`` in place."""
+
+    def fill(record):
+        fields = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}
+        moved = {name: arrays[v.position] for name, v in fields.items() if isinstance(v, _Operand)}
+        return dataclasses.replace(record, **moved) if moved else record
+
+    return [(axis, fill(record)) for axis, record in skeleton]
+
+
+@dataclasses.dataclass(frozen=True)
 class _Planned(_lowered.Deferred):
-    """:func:`run` of constant records inside a caller's trace, planned with the row of the platform
-    it is lowered for (``backend``: that row on every platform)."""
+    """:func:`run` inside a caller's trace, planned with the row of the platform it is lowered for
+    (``backend``: that row on every platform). Operands: ``x``, then the records' jax arrays
+    (:class:`_Operand`); host records are part of ``ops``."""
 
     ops: tuple
     strategy: str
@@ -393,13 +435,17 @@ class _Planned(_lowered.Deferred):
 
     def program(self, platform):
         tuning = tuning_for(self.backend or platform)
-        return lambda x: (_traced(x, self.ops, self.strategy, self.dtype, tuning, dict(self.static)),)
+
+        def application(x, *arrays):
+            return (_traced(x, _filled(self.ops, arrays), self.strategy, self.dtype, tuning, dict(self.static)),)
+
+        return application
 
     def __repr__(self):  # a jaxpr prints its parameters: the records' sizes, not their arrays
         sizes = ", ".join(f"{axis}: {r.in_size}->{r.out_size}" for axis, r in self.ops)
         return f"planned({{{sizes}}}, {self.strategy}, {self.dtype}, backend={self.backend})"
 
-    def out_avals(self, x):
+    def out_avals(self, x, *arrays):
         shape = list(x.shape)
         for axis, record in self.ops:
             shape[axis] = record.out_size

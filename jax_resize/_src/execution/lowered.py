@@ -25,8 +25,7 @@ from jax import core as _core
 from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
-#: The abstract value of an array or tracer (``jax.typeof`` from jax 0.6; ``core.get_aval`` before).
-_typeof = getattr(jax, "typeof", None) or getattr(_core, "get_aval")  # noqa: B009
+from .primitive import typeof
 
 
 class Deferred:
@@ -135,7 +134,7 @@ def _jvp(primals, tangents, *, fn):
     out = planned_p.bind(*primals, fn=fn)
     nonzero = tuple(type(t) is not ad.Zero for t in tangents)
     if not any(nonzero) or not all(jnp.issubdtype(o.dtype, jnp.inexact) for o in out):
-        return out, [ad.Zero(_typeof(o).to_tangent_aval()) for o in out]
+        return out, [ad.Zero(typeof(o).to_tangent_aval()) for o in out]
     given = [t for t in tangents if type(t) is not ad.Zero]
     return out, planned_p.bind(*primals, *given, fn=Jvp(fn, nonzero))
 

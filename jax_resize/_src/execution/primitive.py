@@ -22,7 +22,7 @@ from jax.extend.core import Primitive
 from jax.interpreters import ad, batching, mlir
 
 #: The abstract value of an array or tracer (``jax.typeof`` from jax 0.6; ``core.get_aval`` before).
-_typeof = getattr(jax, "typeof", None) or getattr(_core, "get_aval")  # noqa: B009
+typeof = getattr(jax, "typeof", None) or getattr(_core, "get_aval")  # noqa: B009
 
 
 def result_dtype(x_dtype, operands):
@@ -111,7 +111,7 @@ def _jvp(primals, tangents, **params):
     out = linear_map_p.bind(x, *operands, **params)
     tx = tangents[0]
     if type(tx) is ad.Zero:
-        return out, ad.Zero(_typeof(out).to_tangent_aval())
+        return out, ad.Zero(typeof(out).to_tangent_aval())
     return out, linear_map_p.bind(tx, *operands, **params)
 
 
