@@ -3,8 +3,8 @@
 Contract: a transform with ``device=True`` returns a :class:`Pending` (the image and its geometry,
 numpy only); :func:`batch` pads a batch's images with zeros to one shape of the global grid
 :func:`grid_size` and stacks them (:class:`PendingBatch`); :func:`resize_batch` resizes it on the
-device. Each image's records are those its host-mode call builds (the preset's front end traced
-to a jaxpr on the host, memoised by geometry), cut to its window and placed in the canvas; they
+device. Each image's records are those its host-mode call builds (the preset's front end called
+with :func:`.execution.apply.recorded`, memoised by geometry), cut to its window and placed in the canvas; they
 are stacked with their taps zero-padded to a power of two and applied by one ``vmap``-ed program
 per (padded shape, canvas, preset, method, tap widths, pass orders). Zero taps and zero padding
 add exact zeros, so integer presets equal the host mode bit for bit; float results (``tf``,
@@ -155,26 +155,27 @@ class _Call(NamedTuple):
 
 @functools.lru_cache(maxsize=4096)
 def _call(shape, dtype, resized, window, preset: str, method: str, antialias: bool) -> _Call:
-    """The records the host mode applies to an image of ``shape``, read from its front end's jaxpr."""
+    """The records the host mode applies to an image of ``shape``: its front end called with the
+    applications recorded (:func:`.execution.apply.recorded`); a front end that computes anything
+    besides its one application (its jaxpr shows more than layout) is refused."""
+    from .execution import apply
     from .peers import opencv  # its 8-bit arithmetic is no linear map: device mode takes its float records
 
     front_end = functools.partial(_t.preset_resize, size=resized, method=method, preset=preset, antialias=antialias)
-    with opencv.float_records():
+    with opencv.float_records(), apply.recorded() as applications:
         jaxpr = jax.make_jaxpr(lambda x: front_end(x, window=window))(jax.ShapeDtypeStruct(shape, dtype))
-    planned = [e for e in jaxpr.eqns if e.primitive.name == "jax_resize_planned"]
-    others = {e.primitive.name for e in jaxpr.eqns} - _LAYOUT - {"jax_resize_planned"}
-    if len(planned) > 1 or others:
+    others = {e.primitive.name for e in jaxpr.eqns} - _LAYOUT
+    if len(applications) > 1 or others:
         raise ValueError(
             f"device=True cannot resize {preset!r} {method!r} images of shape {shape}: its front end "
             f"computes more than one application ({sorted(others)}); use device=False."
         )
     out_dtype = jaxpr.out_avals[0].dtype
-    if not planned:
+    if not applications:
         return _Call((), (), out_dtype, out_dtype)
-    fn = planned[0].params["fn"]
-    records = tuple((axis - _t.height_axis(preset), _plain(record)) for axis, record in fn.ops)
-    options = tuple({**dict(fn.static), "dtype": fn.dtype, "strategy": fn.strategy}.items())
-    return _Call(records, options, planned[0].invars[0].aval.dtype, out_dtype)
+    (found,) = applications
+    records = tuple((axis - _t.height_axis(preset), _plain(record)) for axis, record in found.ops)
+    return _Call(records, found.keywords, found.in_dtype, out_dtype)
 
 
 def _plain(record):

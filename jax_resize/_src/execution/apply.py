@@ -35,6 +35,7 @@ import contextlib
 import contextvars
 import dataclasses
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -310,6 +311,19 @@ def run(
         ops = [(a, _records.rows(r, *windows[a]) if a in windows else r) for a, r in ops]
     if not ops:
         return x.astype(dtype)
+    recording = _RECORDING.get()
+    if recording is not None:
+        keywords = dict(
+            extrapolation_value=extrapolation_value,
+            precision=precision,
+            strategy=strategy,
+            integer=integer,
+            dtype=dtype,
+            local_nonfinite=local_nonfinite,
+            backend=backend,
+        )
+        recording.append(Application(tuple(ops), tuple(keywords.items()), np.dtype(x.dtype)))
+        return jnp.zeros(_out_shape(x.shape, ops), dtype)
     if x.size == 0:  # no input value to read (a front end allows it only where its peer does)
         return _without_input(x, ops, dtype, extrapolation_value)
     static = dict(
@@ -340,6 +354,38 @@ def run(
     shared_plans = jax.device_put(kept)
     y = _eager(padded, shared_plans, stored=True, fixed_shifts=shared_shifts, tuning=tuning, **static)
     return _buckets.cut(y, ops)
+
+
+class Application(NamedTuple):
+    """One call of :func:`run` as :func:`recorded` keeps it: ``(axis, record)`` pairs (cut to the
+    output window), :func:`run`'s keywords as items, and the dtype of the ``x`` it was given."""
+
+    ops: tuple
+    keywords: tuple
+    in_dtype: np.dtype
+
+
+_RECORDING: contextvars.ContextVar = contextvars.ContextVar("jax_resize_recording", default=None)
+
+
+@contextlib.contextmanager
+def recorded():
+    """Inside this block :func:`run` computes nothing: it appends its :class:`Application` to the
+    list this yields and returns zeros of its output's shape and dtype. A front end called here
+    gives its records to another executor (grain's device mode applies them stacked per batch)."""
+    applications: list[Application] = []
+    token = _RECORDING.set(applications)
+    try:
+        yield applications
+    finally:
+        _RECORDING.reset(token)
+
+
+def _out_shape(shape, ops) -> tuple[int, ...]:
+    out = list(shape)
+    for axis, record in ops:
+        out[axis] = record.out_size
+    return tuple(out)
 
 
 #: ``{axis: (start, stop)}``: the outputs the calls inside :func:`output_window` keep.
@@ -446,20 +492,14 @@ class _Planned(_lowered.Deferred):
         return f"planned({{{sizes}}}, {self.strategy}, {self.dtype}, backend={self.backend})"
 
     def out_avals(self, x, *arrays):
-        shape = list(x.shape)
-        for axis, record in self.ops:
-            shape[axis] = record.out_size
-        return (jax.core.ShapedArray(tuple(shape), self.dtype),)
+        return (jax.core.ShapedArray(_out_shape(x.shape, self.ops), self.dtype),)
 
 
 def _without_input(x, ops, dtype: np.dtype, extrapolation_value) -> jax.Array:
     """The output of an input without elements: zeros (a sum of no terms), ``extrapolation_value``
     in rows flagged ``outside``. No gather or program of an empty axis is built: its indices could
     point nowhere."""
-    shape = list(x.shape)
-    for axis, record in ops:
-        shape[axis] = record.out_size
-    y = jnp.zeros(shape, dtype)
+    y = jnp.zeros(_out_shape(x.shape, ops), dtype)
     fill = _rounding.scalar_as(extrapolation_value, dtype)
     for axis, record in ops:
         if record.outside is not None:
