@@ -73,7 +73,7 @@ def _first_and_warm(fn, x, repeats: int):
 
 def _planning_timer() -> list[float]:
     """Accumulates (into the returned one-element list) the seconds spent in the host planning
-    functions from now on: the outermost calls only (``filter_taps`` recurses over row blocks)."""
+    functions from now on: the outermost calls only (one builder may call another)."""
     from jax_resize._src import clipped_windows, weights
     from jax_resize._src.execution import apply
 

@@ -12,7 +12,7 @@ import pytest
 from conftest import reference_resize
 
 from jax_resize import weight_matrix
-from jax_resize._src import kernels, records, weights
+from jax_resize._src import band_taps, kernels, records, weights
 from jax_resize._src.peers import onnx
 
 
@@ -60,7 +60,7 @@ def test_weight_matrix_matches_reference(attrs, in_size, out_size):
 def test_weight_matrix_built_in_row_blocks_matches_reference(attrs, monkeypatch):
     # long output axes build their taps HOST.chunk_rows rows at a time; blocks of 3 rows (bands of
     # different widths, widened and moved at the input's end) give the reference's matrix too
-    monkeypatch.setattr(weights, "HOST", dataclasses.replace(weights.HOST, chunk_rows=3))
+    monkeypatch.setattr(band_taps, "HOST", dataclasses.replace(band_taps.HOST, chunk_rows=3))
     onnx.axis_record.cache_clear()
     try:
         for in_size, out_size in [(6, 17), (12, 5), (4, 40)]:
@@ -104,30 +104,6 @@ def test_weight_matrix_errors():
         weight_matrix(3, 4, mode="nearest", antialias=True)
 
 
-@pytest.mark.parametrize("case", range(40))
-def test_compact_window_is_the_folded_matrix(case):
-    # oracle: numpy's np.add.at of the clamped taps into a dense matrix (sequential per entry)
-    rng = np.random.default_rng(case)
-    in_size, out_size, n = int(rng.integers(1, 60)), int(rng.integers(1, 60)), int(rng.integers(1, 20))
-    first = rng.integers(-12, in_size + 4, out_size)
-    w = rng.standard_normal((out_size, n)) * (rng.random((out_size, n)) > 0.3)
-    cols = np.clip(first[:, None] + np.arange(n), 0, in_size - 1)
-    want = np.zeros((out_size, in_size))
-    np.add.at(want, (np.repeat(np.arange(out_size), n), cols.ravel()), w.ravel())
-    got = weights.compact_window(first, w, in_size)
-    np.testing.assert_array_equal(records.taps_to_matrix(got.index, got.weight, in_size), want)
-    assert (np.diff(got.index, axis=1) >= 0).all()  # a band
-
-
-def test_compact_window_far_outside_the_input():
-    # windows at +-1e30 (a translation or roi of 1e30): every tap clamps to an edge pixel
-    w = np.array([[0.25, 0.75], [0.5, 0.5]])
-    got = weights.compact_window(np.array([-1e30, 1e30]), w, 4)
-    want = np.zeros((2, 4))
-    want[0, 0], want[1, 3] = 1.0, 1.0  # np.add.at of the clamped taps, summed by hand
-    np.testing.assert_array_equal(records.taps_to_matrix(got.index, got.weight, 4), want)
-
-
 @pytest.mark.parametrize(
     "attrs", [a for a in CASES if a["mode"] != "nearest"], ids=lambda a: "-".join(map(str, a.values()))
 )
@@ -139,18 +115,6 @@ def test_rows_sharing_a_phase_match_reference(attrs):
         ref = reference_resize(np.eye(in_size), sizes=[out_size], axes=[0], **attrs)
         tol = 1e-5 if attrs["mode"] == "cubic" else 1e-12
         np.testing.assert_allclose(weight_matrix(in_size, out_size, **attrs), ref, rtol=tol, atol=tol)
-
-
-def test_phase_classes_group_rows_by_exact_distance():
-    # the class key is the exact difference ceil(x) - x (TwoSum), not its rounding: 2**53 + 2 - x
-    # rounds the same for x = 0.25 and x = 0.5, but the rows' distances differ
-    s, e = weights.exact_difference(np.array([2.0**53 + 2] * 2), np.array([0.25, 0.5]))
-    assert s[0] == s[1] and e[0] != e[1]
-    keys = [np.repeat([0.5, 0.25, 0.5], 8), np.zeros(24), np.repeat([0, 0, 1], 8)]
-    first, inverse = weights.row_classes(keys)
-    np.testing.assert_array_equal(first, [8, 0, 16])
-    np.testing.assert_array_equal(inverse, np.repeat([1, 0, 2], 8))
-    assert weights.row_classes([np.arange(24.0)]) is None  # every row its own class: nothing shared
 
 
 def _keys(t, a=-0.75):

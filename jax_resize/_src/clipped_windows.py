@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import band_taps as _band_taps
 from . import kernels as _kernels
 from . import records as _records
 from . import weights as _weights
@@ -65,8 +66,8 @@ def clipped_window_taps(center, scale: float, in_size: int, kernel: _kernels.Ker
     start = np.minimum(lo, in_size - width)
     # evaluated onto the band [start, start + width), a tile at a time (0 outside [lo, hi)), once per
     # class of rows with the same window at the same offset from start (an integer ratio's interior)
-    keys = [*_weights.exact_difference(start.astype(np.float64), center), lo - start, hi - start]
-    classes = _weights.row_classes(keys, min_rows=2, wide=True)
+    keys = [*_band_taps.exact_difference(start.astype(np.float64), center), lo - start, hi - start]
+    classes = _band_taps.row_classes(keys, min_rows=2, wide=True)
     rep = np.arange(center.size) if classes is None else classes[0]
     band = np.empty((rep.size, width))
     total = np.zeros(rep.size)

@@ -2,7 +2,8 @@
 
 Contract: for one axis, given coordinates ``x_original`` (``[out_size]``, from :mod:`.coordinates`),
 :func:`nearest_indices` gives a :class:`~.records.Gather`'s indices and :func:`filter_taps` a
-:class:`~.records.Taps` (host: int32 index, float64 weight, compacted to the narrowest band).
+:class:`~.records.Taps` (host: int32 index, float64 weight, packed into the narrowest band by
+:mod:`.band_taps`).
 
 Registries:
 
@@ -12,29 +13,26 @@ Registries:
   edge pixel), ``"exclude"`` (drop them and renormalise the row; a row left with no weight reads
   the edge pixel, as ``"clamp"``), ``"zero"`` (drop them: the input is zero-extended).
 
-Windows: :func:`filter_taps` samples the kernel on the ``2 * ceil(support)`` integers around ``x``
-(ties prefer the left pixel, as ``onnx.reference``), widened by one tap on each side so that
-half-open kernels are covered. Rows at the same exact distance from their window share one
-kernel evaluation (:func:`row_classes`, keyed by :func:`exact_difference`).
-
-With numpy inputs everything is float64 on the host, as in the ONNX reference; with
-``xp=jax.numpy`` (traced geometry) the same code builds differentiable taps on the device.
+Windows (:func:`window_weights`, the reference for every ``xp``): the kernel on the integers
+``ceil(x) + arange(-half, half)``, rows normalised, then the boundary policy; ``half =
+floor(support) + 1`` holds ``[x - support, x + support]`` (ties prefer the left pixel, as
+``onnx.reference``). With numpy inputs (float64, as the ONNX reference) :func:`filter_taps` hands
+it to the host's fast paths (:mod:`.band_taps`); with ``xp=jax.numpy`` the window is the record.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from . import band_taps as _band_taps
 from . import coordinates as _coordinates
 from . import kernels as _kernels
 from . import records as _records
-from . import validation as _v
-from .host import HOST
 
 # --- nearest ---------------------------------------------------------------------------------------
 
@@ -177,263 +175,50 @@ def filter_taps(
       boundary: a name in :data:`BOUNDARIES` (``"clamp"``, ``"exclude"``, ``"zero"``).
       normalize: divide each row by the sum of its window's weights (before the boundary).
       max_stretch: static upper bound of a traced ``stretch``; the window (taps per output,
-        ``2 * (ceil(kernel.support(max_stretch)) + 1)``) is sized from it. Default: ``stretch``.
+        ``2 * (floor(kernel.support(max_stretch)) + 1)``) is sized from it. Default: ``stretch``.
       valid: the valid length of the axis (``<= in_size``; may be traced): positions from
         ``valid`` on are outside the image (a zero-padded example). Default ``in_size``.
 
     Returns:
-      :class:`~.records.Taps` with ``index`` int32 in ``[0, valid)``. On the host (numpy) the taps are
-      compacted to the narrowest contiguous band ``index[o] = start[o] + arange(k)`` that holds
-      every non-zero weight (clamped taps folded in); with ``xp=jax.numpy`` the window is kept
-      as is (clamped indices may repeat).
+      :class:`~.records.Taps` with ``index`` int32 in ``[0, valid)``: :func:`window_weights`' window,
+      its positions clamped (indices may repeat); on the host (numpy, every position valid) packed
+      into its narrowest band by :func:`.band_taps.band_taps`.
 
-    Host cost is ``O(out * taps)``: rows at the same exact distance from their window share one
-    evaluation of the kernel (:func:`row_classes`), and an ``"exclude"`` window wider than
-    ``HOST.wide_window`` taps is evaluated straight onto its band, a cache-sized tile at a time
-    (:func:`_excluded_band`).
+    Raises:
+      ValueError: an unknown boundary; on the host, more weights than the output limit.
     """
-    policy = _boundary(boundary)
+    _boundary(boundary)
     support = kernel.support(stretch if max_stretch is None else max_stretch)
     valid = in_size if valid is None else valid
-    whole = False
-    if xp is np:
-        half = int(math.ceil(support)) + 1 if math.isfinite(support) else 0
-        # "exclude" gives taps outside the input no weight: a window much wider than the input (a
-        # huge stretch, e.g. a tiny scale) is the input itself, [out, in_size] instead of
-        # [out, 2 * half]; narrow windows keep their outside taps (a row weighted only there
-        # falls back to the edge)
-        whole = boundary == "exclude" and valid == in_size and (not half or 2 * half > in_size + 4)
-        rows = len(x.num) if isinstance(x, _coordinates.Rational) else len(x)
-        _v.check_plan_size(rows, in_size if whole else (2 * half if half else math.inf), kernel.name, stretch)
-        if rows > HOST.chunk_rows and isinstance(valid, int) and valid == in_size:
-            # a long output axis: its temporaries (~0.5 KB per row) built a block of rows at a time
-            blocks = []
-            for a in range(0, rows, HOST.chunk_rows):
-                part = (
-                    dataclasses.replace(x, num=x.num[a : a + HOST.chunk_rows])
-                    if isinstance(x, _coordinates.Rational)
-                    else x[a : a + HOST.chunk_rows]
-                )
-                blocks.append(
-                    filter_taps(
-                        part,
-                        in_size,
-                        kernel,
-                        stretch=stretch,
-                        boundary=boundary,
-                        normalize=normalize,
-                        max_stretch=max_stretch,
-                    )
-                )
-            return _stack_bands(blocks, in_size)
-        if boundary == "exclude" and valid == in_size and (whole or 2 * half > HOST.wide_window):
-            return _excluded_band(x, in_size, kernel, stretch, None if whole else half)
-        offsets = np.arange(2 * half) - half  # from ceil(x) - half
-        if not isinstance(x, _coordinates.Rational):
-            # beyond the window's reach every row is the same; clipped, distances keep their fractions
-            x = np.clip(np.asarray(x), -half - 1.0, in_size + half)
-    else:  # no slack on the device (every tap is work): [x - s, x + s] lies in this window
-        reach = int(math.floor(support))
-        offsets = xp.arange(2 * reach + 2) - (reach + 1)  # ceil(x) - 1 - floor(s) ... ceil(x) + floor(s)
-    rational = isinstance(x, _coordinates.Rational)
-    ceil = -((-x.num) // x.den) if rational else xp.ceil(x)  # exact for a Rational
-
-    def weigh(rows):
-        """Window taps ``[r, n]`` (int for a Rational, else float) and weights of the rows ``rows``."""
-        taps = ceil[rows, None] + offsets[None, :]
-        if rational:  # distances rounded once
-            den = x.den if isinstance(x.den, int) else xp.asarray(x.den).astype(x.dtype)
-            d = (taps * x.den - x.num[rows, None]).astype(x.dtype) / den
-        else:
-            d = taps - x[rows, None]
-        w = kernel(xp, d, stretch)  # [r, n]
-        if normalize:
-            w = _normalize_rows(xp, w)
-        return taps, policy(xp, taps, w, valid)
-
-    if xp is np and isinstance(valid, int) and valid == in_size:  # consecutive taps: slice, fold the edges
-        n = offsets.size
-        first = ceil - half  # the window's first tap
-        # rows at the same distance from their window, whose windows leave the input by the same
-        # number of taps, have the same weights: computed once per class (a few phases)
-        distance = [ceil * x.den - x.num] if rational else list(exact_difference(ceil, x))
-        classes = row_classes(distance + [np.clip(-first, 0, n), np.clip(first + n - in_size, 0, n)])
-        if classes is None:
-            return compact_window(first, np.asarray(weigh(slice(None))[1], np.float64), in_size)
-        return _compact_classes(first, np.asarray(weigh(classes[0])[1], np.float64), classes[0], classes[1], in_size)
-    taps, w = weigh(slice(None))
-    cols = xp.clip(taps, 0, valid - 1).astype(np.int32)
-    if xp is not np:
-        return _records.Taps(cols, w, in_size)
-    return compact(cols, w, in_size)
+    weigh = functools.partial(
+        window_weights, kernel=kernel, stretch=stretch, boundary=boundary, normalize=normalize, valid=valid, xp=xp
+    )
+    if xp is np and isinstance(valid, int) and valid == in_size:  # the host's fast paths
+        return _band_taps.band_taps(
+            x, in_size, kernel, stretch=stretch, support=support, boundary=boundary, weigh=weigh
+        )
+    # no slack (every tap is work on the device): [x - support, x + support] lies in this window
+    taps, w = weigh(x, int(math.floor(support)) + 1)
+    return _records.Taps(xp.clip(taps, 0, valid - 1).astype(np.int32), w, in_size)
 
 
-def _compact_classes(first, w: np.ndarray, rep: np.ndarray, inverse: np.ndarray, in_size: int) -> _records.Taps:
-    """:func:`compact_window` of ``(first, w[inverse])`` without expanding ``w`` (``[classes, n]``,
-    class ``c``'s window weights, ``rep[c]`` a row of it) over every row: a class whose windows
-    lie inside the input gives each row its band sliced from the class's window at the row's own
-    start; a class whose windows leave the input (all its rows at one position) or have no weight
-    gives every row its representative's compacted row. The same bands, bit for bit."""
-    n = w.shape[1]
-    f = np.clip(np.asarray(first, np.float64), -n, in_size).astype(np.int64)
-    packed = compact_window(f[rep], w, in_size)  # the representatives: the band width of every row
-    width = packed.index.shape[1]
-    nz = w != 0
-    shared = nz.any(axis=1) & (f[rep] >= 0) & (f[rep] + n <= in_size)  # per class
-    lead = np.argmax(nz, axis=1)
-    row_shared = shared[inverse]
-    start = np.where(row_shared, np.clip(f + lead[inverse], 0, max(in_size - width, 0)), 0)
-    start = np.where(row_shared, start, packed.index[inverse, 0].astype(np.int64))
-    offset = np.where(row_shared, start - f, -1)  # window column of the band's first slot
-    _, pair_first, pair_of = np.unique(inverse * (n + 1) + offset + 1, return_index=True, return_inverse=True)
-    cls, off = inverse[pair_first], offset[pair_first]
-    band = np.empty((pair_first.size, width))
-    sliced = off >= 0
-    if sliced.any():
-        band[sliced] = _shifted_rows(w, cls[sliced], off[sliced], width) + 0.0  # no negative zeros
-    band[~sliced] = packed.weight[cls[~sliced]]
-    return _records.shared_band(start, pair_of.reshape(-1), band, in_size)
-
-
-def exact_difference(a: np.ndarray, b: np.ndarray):
-    """``(s, e)`` with ``s + e == a - b`` exactly (Knuth's TwoSum): equal pairs mean equal
-    differences, so rows keyed by them see bit-identical rounded distances ``a + j - b``."""
-    s = a - b
-    v = s - a
-    e = (a - (s - v)) + (-b - v)
-    return s, e
-
-
-def row_classes(keys, min_rows: int | None = None, wide: bool = False):
-    """Rows with equal ``keys`` (1-D arrays, the first the primary): ``(first, inverse)``, a
-    representative row per class and each row's class, or ``None`` when there are fewer than
-    ``min_rows`` rows or more classes than half the rows (``wide``: as many classes as rows),
-    too little to share."""
-    if min_rows is None:
-        min_rows = HOST.class_min_rows
-    n = len(keys[0])
-    if n < min_rows:
-        return None
-    order = np.lexsort(keys[::-1])
-    change = np.zeros(n, bool)
-    change[0] = True
-    for k in keys:
-        ks = k[order]
-        change[1:] |= ks[1:] != ks[:-1]
-    first = order[change]
-    if (first.size >= n) if wide else (2 * first.size > n):
-        return None
-    inverse = np.empty(n, np.intp)
-    inverse[order] = np.cumsum(change) - 1
-    return first, inverse
-
-
-def _distances(x, rows: slice, cols: np.ndarray) -> np.ndarray:
-    """``tap - x`` for integer taps ``cols: [r, c]`` of the rows ``rows`` (exact for a Rational)."""
-    if isinstance(x, _coordinates.Rational):
-        return (cols * x.den - x.num[rows, None]).astype(x.dtype) / x.den
-    return cols - x[rows, None]
-
-
-def _excluded_band(x, in_size: int, kernel: _kernels.Kernel, stretch, half: int | None) -> _records.Taps:
-    """:func:`filter_taps` with the ``"exclude"`` boundary for wide windows (host, float64): the
-    window ``[ceil(x) - half, ceil(x) + half)`` (the whole input when ``half`` is None) clipped to
-    the input is evaluated straight onto the band that holds every row's part, a tile at a time,
-    then each row divided by its sum. The kernel is zero beyond its support (its contract), so the
-    band's columns outside a row's window add nothing. A row with no weight in the input (far
-    outside it) reads the nearest edge pixel, as under ``"clamp"``.
-
-    ``O(out * width)`` time in a few passes over the band, ``width`` the widest clipped window;
-    the same weights as the window route up to float64 rounding (one normalisation, not two)."""
-    rational = isinstance(x, _coordinates.Rational)
-    num = x.num if rational else np.asarray(x, np.float64)
-    if half is None:
-        lo, hi = np.zeros(num.shape, np.int64), np.full(num.shape, in_size, np.int64)
+def window_weights(x, half: int, *, kernel: _kernels.Kernel, stretch, boundary: str, normalize: bool, valid, xp=np):
+    """The weight builder: ``(taps, w)``, both ``[out, 2 * half]``: output ``o``'s window
+    ``ceil(x[o]) + arange(-half, half)`` (unclamped; integers for a Rational, else floats) and
+    ``kernel(xp, tap - x[o], stretch)`` (exact, then rounded once, for a Rational), each row
+    divided by its sum when ``normalize``, then the ``boundary`` policy for ``valid`` positions."""
+    offsets = xp.arange(-half, half)
+    if isinstance(x, _coordinates.Rational):  # the window and the distances exact, rounded once
+        taps = (-((-x.num) // x.den))[:, None] + offsets[None, :]
+        den = x.den if isinstance(x.den, int) else xp.asarray(x.den).astype(x.dtype)
+        d = (taps * x.den - x.num[:, None]).astype(x.dtype) / den
     else:
-        if not rational:  # beyond the window's reach every row is the same (as the window route)
-            x = num = np.clip(num, -half - 1.0, in_size + half)
-        ceil = -((-x.num) // x.den) if rational else np.ceil(num)
-        lo = np.clip(ceil - half, 0, in_size).astype(np.int64)
-        hi = np.clip(ceil + half, 0, in_size).astype(np.int64)
-    width = int(max(1, (hi - lo).max(initial=1)))
-    start = np.minimum(lo, in_size - width)
-    dtype = np.dtype(x.dtype) if rational else np.dtype(np.float64)  # a Rational's distances' type
-    # rows whose start is at the same distance from x have the same band: built once per class
-    distance = [start * x.den - x.num] if rational else list(exact_difference(start.astype(np.float64), num))
-    classes = row_classes(distance, min_rows=2, wide=True)  # a wide row costs more than sorting keys
-    rep = np.arange(num.shape[0]) if classes is None else classes[0]
-    band = np.empty((rep.size, width), dtype)  # band[o, j]: weight of input start[o] + j
-    total = np.zeros(rep.size, dtype)
-    for rows, c0, c1 in _records.tiles(rep.size, width):
-        w = kernel(np, _distances(x, rep[rows], start[rep[rows], None] + np.arange(c0, c1)), stretch)
-        band[rows, c0:c1] = w
-        total[rows] += w.sum(axis=1)
-    band /= np.where(total == 0, 1.0, total)[:, None]
-    band += 0.0  # no negative zeros (in place, before the rows are expanded: large bands' passes)
-    # each row from its first weight, the band as wide as the widest non-zero span (the window's
-    # slack trimmed), rows placed as compact_window places them; then expanded to every row
-    cls = np.arange(rep.size) if classes is None else classes[1]  # each row's class
-    nz = band != 0
-    has = nz.any(axis=1)
-    first = np.where(has, np.argmax(nz, axis=1), 0)
-    span = np.where(has, width - np.argmax(nz[:, ::-1], axis=1) - first, 1)
-    total = total[cls]
-    lost = total == 0  # no weight inside the input: the nearest edge pixel
-    edge = np.where(num < 0, 0, in_size - 1)
-    trimmed = int(max(1, span[has].max(initial=1)))
-    placed = np.minimum(np.where(lost, edge, start + first[cls]), in_size - trimmed)
-    shift = np.clip(placed - start, 0, width)
-    # one pattern per (class, shift), and per edge slot of the rows that read an edge pixel
-    key = np.where(lost, -1 - (edge - placed), cls * (width + 1) + shift)
-    _, pair_first, pair_of = np.unique(key, return_index=True, return_inverse=True)
-    table = _shifted_rows(band, cls[pair_first], shift[pair_first], trimmed, scratch=True)
-    one_hot = lost[pair_first]
-    if one_hot.any():
-        table[one_hot] = 0.0
-        table[one_hot, (edge - placed)[pair_first[one_hot]]] = 1.0
-    return _records.shared_band(placed, pair_of.reshape(-1), table, in_size)
-
-
-def _shifted_rows(
-    band: np.ndarray, rows: np.ndarray, shift: np.ndarray, width: int, scratch: bool = False
-) -> np.ndarray:
-    """``out[p, j] = band[rows[p], shift[p] + j]`` for ``j < width`` (0 past the band's end).
-    ``scratch``: ``band`` may be overwritten; when ``rows`` is every row in order, the rows are
-    shifted in place and a view of ``band`` returned (no fresh array: 10**6-wide rows)."""
-    if rows.size > 256:  # many distinct rows: one gather
-        j = shift[:, None] + np.arange(width)[None, :]
-        source = np.take_along_axis(band[rows], np.minimum(j, band.shape[1] - 1), axis=1)
-        return np.where(j < band.shape[1], source, 0.0)
-    in_place = scratch and np.array_equal(rows, np.arange(band.shape[0]))
-    out = band if in_place else np.zeros((rows.size, width), band.dtype)
-    for p, (r, s) in enumerate(zip(rows.tolist(), shift.tolist())):  # a few rows: slices
-        m = max(0, min(width, band.shape[1] - s))
-        if not in_place or s:
-            out[p, :m] = band[r, s : s + m]
-        if in_place:
-            out[p, m:width] = 0.0
-    return out[:, :width] if in_place else out
-
-
-def _stack_bands(blocks: list[_records.Taps], in_size: int) -> _records.Taps:
-    """One band record from bands of consecutive row blocks: each widened to the widest, its
-    start moved left where the wider band would pass the input's end (as :func:`compact_window`
-    places a band of that width, so the result equals the band built in one piece)."""
-    width = max(b.index.shape[1] for b in blocks)
-    index, weight = [], []
-    for b in blocks:
-        if b.index.shape[1] == width:  # already the widest: placed as compact_window places it
-            index.append(b.index)
-            weight.append(b.weight)
-            continue
-        start = b.index[:, 0].astype(np.int64)
-        moved = np.minimum(start, max(in_size - width, 0))
-        band = np.zeros((start.size, width))
-        cols = (start - moved)[:, None] + np.arange(b.index.shape[1])[None, :]
-        np.put_along_axis(band, cols, b.weight, axis=1)
-        index.append(np.minimum(moved[:, None] + np.arange(width)[None, :], in_size - 1).astype(np.int32))
-        weight.append(band)
-    return _records.Taps(np.concatenate(index), np.concatenate(weight), in_size)
+        taps = xp.ceil(x)[:, None] + offsets[None, :]
+        d = taps - x[:, None]
+    w = kernel(xp, d, stretch)
+    if normalize:
+        w = _normalize_rows(xp, w)
+    return taps, _boundary(boundary)(xp, taps, w, valid)
 
 
 def clamped_linear_taps(x, in_size: int) -> _records.Taps:
@@ -441,54 +226,3 @@ def clamped_linear_taps(x, in_size: int) -> _records.Taps:
     ``i = floor(x)``, weights ``(1 - (x - i), x - i)`` on ``(i, i + 1)``."""
     x = np.clip(np.asarray(x, np.float64), 0.0, float(max(in_size - 1, 0)))
     return filter_taps(x, in_size, _kernels.TRIANGLE)
-
-
-def compact(cols: np.ndarray, w: np.ndarray, in_size: int) -> _records.Taps:
-    """Folds repeated (clamped) taps and trims each row to the narrowest common band width.
-
-    ``O(out * k)`` time and memory: each tap is added into its band slot; repeated taps of a row
-    are summed in column order (a sequential sum, the same bits as a per-column loop)."""
-    nz = w != 0
-    lo = np.where(nz, cols, in_size).min(axis=1, initial=in_size)
-    hi = np.where(nz, cols, -1).max(axis=1, initial=-1)
-    empty_row = hi < lo
-    width = int(max(1, (hi - lo + 1)[~empty_row].max(initial=1)))
-    start = np.clip(np.where(empty_row, 0, lo), 0, max(in_size - width, 0))
-    out = cols.shape[0]
-    index = start[:, None] + np.arange(width)[None, :]  # [out, width]
-    slot = cols.astype(np.int64) - start[:, None]  # band position of each non-zero tap, in [0, width)
-    flat = (np.arange(out, dtype=np.int64)[:, None] * width + slot)[nz]  # row-major: column order kept
-    band = np.bincount(flat, weights=w[nz], minlength=out * width).reshape(out, width)
-    return _records.Taps(np.minimum(index, in_size - 1).astype(np.int32), band, in_size)
-
-
-def compact_window(first: np.ndarray, w: np.ndarray, in_size: int) -> _records.Taps:
-    """:func:`compact` of a window of consecutive taps ``first[o] + arange(n)`` (before they are
-    clamped to ``[0, in_size)``), in a few passes over ``[out, n]`` (the bulk of the host planning
-    of a large shrink): each row's band is sliced out of ``w``, then the taps clamped to the first
-    and the last input are summed into them in column order (:func:`compact`'s sums, bit for bit)."""
-    out, n = w.shape
-    # a window wholly outside the input folds the same from just outside it (no int64 overflow
-    # for coordinates like 1e30)
-    first = np.clip(np.asarray(first, np.float64), -n, in_size).astype(np.int64)
-    if in_size <= 1 or out == 0 or n == 0:
-        return compact(np.clip(first[:, None] + np.arange(n), 0, max(in_size - 1, 0)).astype(np.int32), w, in_size)
-    nz = w != 0
-    empty = ~nz.any(axis=1)
-    lo = np.clip(first + np.argmax(nz, axis=1), 0, in_size - 1)  # clamping keeps the taps ordered
-    hi = np.clip(first + (n - 1 - np.argmax(nz[:, ::-1], axis=1)), 0, in_size - 1)
-    width = int(max(1, (hi - lo + 1)[~empty].max(initial=1)))
-    start = np.clip(np.where(empty, 0, lo), 0, max(in_size - width, 0))
-    j = (start - first)[:, None] + np.arange(width)[None, :]  # window column of each band slot
-    band = np.where((j >= 0) & (j < n), np.take_along_axis(w, np.clip(j, 0, n - 1), axis=1), 0.0)
-    left = np.flatnonzero((first < 0) & (start == 0))  # columns 0 .. -first read input 0 (slot 0)
-    if left.size:
-        band[left, 0] = np.add.accumulate(w[left], axis=1)[np.arange(left.size), np.minimum(-first[left], n - 1)]
-    right = np.flatnonzero((first + n - 1 > in_size - 1) & (start + width - 1 >= in_size - 1))
-    if right.size:  # columns in_size - 1 - first .. n - 1 read the last input
-        c = np.maximum(in_size - 1 - first[right], 0)
-        tail = np.where(np.arange(n)[None, :] >= c[:, None], w[right], 0.0)
-        band[right, in_size - 1 - start[right]] = np.add.accumulate(tail, axis=1)[:, -1]
-    band = band + 0.0  # no negative zeros (as a sum from 0.0)
-    index = np.minimum(start[:, None] + np.arange(width)[None, :], in_size - 1)
-    return _records.Taps(index.astype(np.int32), band, in_size)

@@ -21,6 +21,7 @@ import numpy as np
 from jax import lax
 from jax.typing import ArrayLike
 
+from .. import band_taps as _band_taps
 from .. import coordinates as _coordinates
 from .. import frontend as _frontend
 from .. import kernels as _kernels
@@ -327,5 +328,5 @@ def _translated_record(n, o, scale, translation, method, antialias, cubic_coeff_
     w = xp.where(xp.abs(total) > 1000.0 * float(np.finfo(np.float32).eps), w / xp.where(total != 0, total, 1.0), 0.0)
     index = xp.clip(taps, 0, n - 1).astype(np.int32)
     if xp is np:
-        return _weights.compact(index, w, n)
+        return _band_taps.compact(index, w, n)
     return _records.Taps(index, w, n, outside)

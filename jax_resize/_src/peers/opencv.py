@@ -23,6 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from .. import band_taps as _band_taps
 from .. import clipped_windows as _windows
 from .. import frontend as _frontend
 from .. import kernels as _kernels
@@ -132,7 +133,7 @@ def area_table(in_size: int, out_size: int, scale: float):
 def area_taps(in_size: int, out_size: int, scale: float):
     """:func:`area_table` as compact taps (the same weights, any summation order)."""
     index, weight = area_table(in_size, out_size, scale)
-    return _weights.compact(index, weight, in_size)
+    return _band_taps.compact(index, weight, in_size)
 
 
 def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
@@ -150,7 +151,7 @@ def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
     i = np.clip(i, 0, in_size - 1).astype(np.int64)
     cols = np.stack([i, np.minimum(i + 1, in_size - 1)], axis=1)
     w = np.stack([1.0 - f, f], axis=1)
-    return _weights.compact(cols, w, in_size)
+    return _band_taps.compact(cols, w, in_size)
 
 
 # --- OpenCV's own arithmetic for 8-bit images (``resizeGeneric_``, ``resize_bitExact``,

@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
+from .. import band_taps as _band_taps
 from .. import clipped_windows as _windows
 from .. import frontend as _frontend
 from .. import kernels as _kernels
@@ -124,7 +125,7 @@ def shift(record: _records.Record, offset: int, in_size: int) -> _records.Record
         return _records.Gather(index, in_size, outside if outside.any() else None)
     j = np.asarray(record.index, np.int64) - offset
     w = _weights.BOUNDARIES["zero"](np, j, record.weight, in_size)
-    return _weights.compact(np.clip(j, 0, in_size - 1).astype(np.int32), w, in_size)
+    return _band_taps.compact(np.clip(j, 0, in_size - 1).astype(np.int32), w, in_size)
 
 
 def zero_extend(in_size: int, before: int, after: int, *, gather: bool) -> _records.Record:

@@ -17,6 +17,7 @@ import functools
 
 import numpy as np
 
+from .. import band_taps as _band_taps
 from .. import kernels as _kernels
 from .. import records as _records
 from .. import weights as _weights
@@ -123,7 +124,7 @@ def bilinear_taps(in_size: int, out_size: int, *, align_corners=False, half_pixe
     t = x - floor  # exact in float32
     cols = np.stack([lo, hi], axis=1).astype(np.int32)
     w = np.stack([_F32(1) - t, t], axis=1).astype(np.float64)
-    return _weights.compact(cols, w, in_size)
+    return _band_taps.compact(cols, w, in_size)
 
 
 @functools.cache
@@ -158,7 +159,7 @@ def bicubic_taps(in_size: int, out_size: int, *, align_corners=False, half_pixel
         w = np.where((taps >= 0) & (taps < in_size), w, _F32(0))
         w = _normalize_f32(w)
     cols = np.clip(taps, 0, in_size - 1).astype(np.int32)
-    return _weights.compact(cols, w.astype(np.float64), in_size)
+    return _band_taps.compact(cols, w.astype(np.float64), in_size)
 
 
 def _normalize_f32(w: np.ndarray) -> np.ndarray:
@@ -193,7 +194,7 @@ def area_taps(in_size: int, out_size: int, *, align_corners=False) -> _records.T
     )
     overlap = np.where(i < end[:, None], overlap, _F32(0))
     cols = np.clip(i, 0, in_size - 1).astype(np.int32)
-    return _weights.compact(cols, overlap.astype(np.float64), in_size)
+    return _band_taps.compact(cols, overlap.astype(np.float64), in_size)
 
 
 def area_factor(in_hw, out_hw, *, align_corners=False) -> np.float32:
@@ -239,7 +240,7 @@ def scale_and_translate_taps(
     w = np.where((j < end[:, None]) & inside[:, None], w, _F32(0))
     w = _normalize_f32(w)
     cols = np.clip(j, 0, in_size - 1).astype(np.int32)
-    return _weights.compact(cols, w.astype(np.float64), in_size)
+    return _band_taps.compact(cols, w.astype(np.float64), in_size)
 
 
 def filter_records(method: str, *, antialias=False, align_corners=False, half_pixel_centers=True):
