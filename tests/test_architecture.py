@@ -27,6 +27,7 @@ CORE = [
     "execution/stored",
     "execution/strategies",
     "execution/primitive",
+    "execution/lowered",
     "execution/transpose",
     "execution/banded",
     "execution/polyphase",
