@@ -5,12 +5,14 @@ same layers calling ``jax.image.resize`` — and timed as a training step (forwa
 under one ``jax.jit`` of ``nnx.value_and_grad``):
 
 - **U-Net decoder**: three levels of conv 3x3 -> resize x2 -> concatenate the skip -> conv 3x3,
-  from ``[N, 16, 16, C]`` (method ``linear`` or ``cubic``);
+  from ``[N, 16, 16, C]`` (method ``linear``, ``cubic`` or ``lanczos3``);
 - **FPN top-down path**: four levels, each ``nearest`` x2 of the coarser map plus a 1x1 lateral
   conv of the backbone map, then a 3x3 output conv per level.
 
 Columns: ``compile s`` is a fresh ``jit``'s trace + lowering + XLA compile of the step (median of
-``--compiles`` fresh ones, ``jax.clear_caches()`` between), ``step ms`` the median warm step.
+``--compiles`` fresh ones, ``jax.clear_caches()`` between), ``split`` its trace / lowering / XLA
+compile seconds (medians), ``step ms`` the median warm step. The two kinds alternate, compile by
+compile and step by step, so a neighbour's load falls on both.
 Where torch sees a CUDA device, the same networks run in torch (``F.interpolate``) for the step
 time. ``python benchmarks/models.py [--batch 4] [--channels 64] [--repeats 20] [--compiles 3]``.
 """
@@ -90,28 +92,52 @@ def _loss(model, *inputs):
     return sum(jnp.mean(o**2) for o in (out if isinstance(out, list) else [out]))
 
 
-def jax_row(name: str, kind: str, batch: int, channels: int, repeats: int, compiles: int) -> tuple[float, float]:
-    """``(compile s, step ms)`` of one network built with ``kind``'s resize layers."""
+def _compiled(name: str, kind: str, batch: int, channels: int):
+    """A fresh ``jit`` of one network's step: ``(compiled, args, (trace s, lower s, compile s))``."""
     inputs = _inputs(name, batch, channels)
-    compile_s = []
+    jax.clear_caches()
+    model = _model(name, kind, channels)
+    graphdef, state = nnx.split(model)
+
+    def step(state, *inputs, graphdef=graphdef):
+        return jax.value_and_grad(lambda s: _loss(nnx.merge(graphdef, s), *inputs))(state)
+
+    t0 = time.perf_counter()
+    traced = jax.jit(step).trace(state, *inputs)
+    t1 = time.perf_counter()
+    lowered = traced.lower()
+    t2 = time.perf_counter()
+    compiled = lowered.compile()
+    t3 = time.perf_counter()
+    return compiled, (state, *inputs), (t1 - t0, t2 - t1, t3 - t2)
+
+
+def jax_rows(name: str, batch: int, channels: int, repeats: int, compiles: int) -> dict[str, dict]:
+    """Per kind (``jax_resize``, ``jax.image``): ``compile`` s, its ``split`` (trace, lower, compile
+    s, medians) and ``step`` ms; the kinds alternate."""
+    kinds = ("jax_resize", "jax.image")
+    splits: dict[str, list] = {k: [] for k in kinds}
+    programs, args = {}, {}
     for _ in range(compiles):
-        jax.clear_caches()
-        model = _model(name, kind, channels)
-        graphdef, state = nnx.split(model)
-
-        def step(state, *inputs, graphdef=graphdef):
-            return jax.value_and_grad(lambda s: _loss(nnx.merge(graphdef, s), *inputs))(state)
-
-        t0 = time.perf_counter()
-        compiled = jax.jit(step).lower(state, *inputs).compile()
-        compile_s.append(time.perf_counter() - t0)
-    jax.block_until_ready(compiled(state, *inputs))
-    times = []
+        for kind in kinds:
+            programs[kind], args[kind], split = _compiled(name, kind, batch, channels)
+            splits[kind].append(split)
+    for kind in kinds:
+        jax.block_until_ready(programs[kind](*args[kind]))
+    times: dict[str, list] = {k: [] for k in kinds}
     for _ in range(repeats):
-        t0 = time.perf_counter()
-        jax.block_until_ready(compiled(state, *inputs))
-        times.append(time.perf_counter() - t0)
-    return statistics.median(compile_s), 1e3 * statistics.median(times)
+        for kind in kinds:
+            t0 = time.perf_counter()
+            jax.block_until_ready(programs[kind](*args[kind]))
+            times[kind].append(time.perf_counter() - t0)
+    return {
+        kind: {
+            "compile": statistics.median(sum(s) for s in splits[kind]),
+            "split": tuple(statistics.median(s[i] for s in splits[kind]) for i in range(3)),
+            "step": 1e3 * statistics.median(times[kind]),
+        }
+        for kind in kinds
+    }
 
 
 def torch_step_ms(name: str, batch: int, channels: int, repeats: int) -> float | None:
@@ -128,7 +154,9 @@ def torch_step_ms(name: str, batch: int, channels: int, repeats: int) -> float |
     sizes = [16, 32, 64, 128]
     maps = [torch.randn(batch, channels, s, s, device=dev).contiguous(memory_format=torch.channels_last) for s in sizes]
     if name.startswith("unet"):
-        mode = {"linear": "bilinear", "cubic": "bicubic"}[name.split()[-1]]
+        mode = {"linear": "bilinear", "cubic": "bicubic"}.get(name.split()[-1])
+        if mode is None:  # torch has no Lanczos
+            return None
         pre = [conv(channels, channels, 3) for _ in range(3)]
         post = [conv(2 * channels, channels, 3) for _ in range(3)]
         params = [p for m in pre + post for p in m.parameters()]
@@ -169,7 +197,7 @@ def torch_step_ms(name: str, batch: int, channels: int, repeats: int) -> float |
     return 1e3 * statistics.median(times)
 
 
-NAMES = ["unet linear", "unet cubic", "fpn nearest"]
+NAMES = ["unet linear", "unet cubic", "unet lanczos3", "fpn nearest"]
 
 
 def main(argv=None) -> list[str]:
@@ -186,18 +214,20 @@ def main(argv=None) -> list[str]:
     lines = [
         f"models on {jax.devices()[0].device_kind} ({jax.default_backend()}), batch {args.batch}, "
         f"{args.channels} channels, value_and_grad under one jit",
-        "| model | jax_resize compile s | jax.image compile s | ratio | jax_resize step ms | jax.image step ms "
-        "| ratio | torch CUDA step ms |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| model | jax_resize compile s | jax.image compile s | ratio | jax_resize split s | jax.image split s "
+        "| jax_resize step ms | jax.image step ms | ratio | torch CUDA step ms |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     print("\n".join(lines), flush=True)
     for name in args.models:
-        ours = jax_row(name, "jax_resize", args.batch, args.channels, args.repeats, args.compiles)
-        base = jax_row(name, "jax.image", args.batch, args.channels, args.repeats, args.compiles)
+        rows = jax_rows(name, args.batch, args.channels, args.repeats, args.compiles)
+        ours, base = rows["jax_resize"], rows["jax.image"]
         torch_ms = torch_step_ms(name, args.batch, args.channels, args.repeats)
+        split = lambda row: " / ".join(f"{t:.2f}" for t in row["split"])  # noqa: E731
         line = (
-            f"| {name} | {ours[0]:.2f} | {base[0]:.2f} | {ours[0] / base[0]:.2f} | {ours[1]:.2f} | {base[1]:.2f} "
-            f"| {ours[1] / base[1]:.2f} | {'—' if torch_ms is None else f'{torch_ms:.2f}'} |"
+            f"| {name} | {ours['compile']:.2f} | {base['compile']:.2f} | {ours['compile'] / base['compile']:.2f} "
+            f"| {split(ours)} | {split(base)} | {ours['step']:.2f} | {base['step']:.2f} "
+            f"| {ours['step'] / base['step']:.2f} | {'—' if torch_ms is None else f'{torch_ms:.2f}'} |"
         )
         print(line, flush=True)
         lines.append(line)

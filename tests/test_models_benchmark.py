@@ -11,4 +11,5 @@ def test_models_benchmark_prints_every_row():
     assert [row.split("|")[1].strip() for row in rows] == models.NAMES
     for row in rows:
         cells = [c.strip() for c in row.split("|")[2:-1]]
-        assert all(float(c) > 0 for c in cells[:6]), row
+        assert all(float(c) > 0 for c in cells[:3] + cells[5:8]), row
+        assert all(float(t) > 0 for c in cells[3:5] for t in c.split(" / ")), row

@@ -77,7 +77,7 @@ def banded_traced(x, taps, axes, masked=None, tuning: Tuning | None = None, chai
         skip = can_be_nan and (zeros is None or any(zeros))
         return _looped(x, columns, index.shape, axis, dtype, skip, tuning)
     # lax ops only, not jnp: the unrolled taps are traced again for every new input shape, and
-    # each jnp call traces a nested jit of its own (300x317 -> 224: lowering 30 -> 20-24 ms)
+    # each jnp call traces a nested jit of its own (lowering time; results/tuning.md)
     per_axis = []
     for (index, weight), zeros in zip(taps, masked):
         per_axis.append(
@@ -133,7 +133,7 @@ def _term(w, v, dtype, skip: bool):
     in masked columns as in unmasked ones (a shared program masks its padded columns too). The
     term of both :func:`banded_traced` and :func:`row_loop`."""
     v = lax.convert_element_type(v, dtype)
-    if skip:  # the `where` costs: 12 MP uint8 -> 224 rows pass 40 -> 16 ms without it
+    if skip:  # only for columns that hold a zero: the select costs a pass a large share of its time
         v = lax.select(lax.ne(w, lax.full_like(w, 0)), v, lax.full_like(v, 0))
     return lax.mul(w, v)
 
@@ -237,9 +237,8 @@ def row_loop(x, index, weight, axis: int, masked=None, tuning: Tuning | None = N
     results may still differ in the last bit where XLA contracts a multiply-add differently).
     When it applies: :func:`.decide.row_loop`.
 
-    One row per iteration: blocks of ``b`` rows let XLA split an iteration across threads but
-    compile in time proportional to ``b * k`` (13 rows x 28 taps: 1.7-2.2 s instead of 0.2-0.4
-    s for the whole call).
+    One row per iteration: blocks of ``b`` rows would let XLA split an iteration across threads,
+    but compile in time proportional to ``b * k``.
 
     Args:
       x: array ``[..., in, ...]`` (``in`` at ``axis``).
@@ -257,8 +256,8 @@ def row_loop(x, index, weight, axis: int, masked=None, tuning: Tuning | None = N
     out_shape[axis] = out
     if out == 0:
         return jnp.zeros(out_shape, dtype)
-    # [outer, in, run]: the fused loops run along the contiguous run (with channels last kept
-    # as an axis of 3, XLA's CPU loops did not vectorise: 12 MP uint8 rows pass 6 -> 28 ms)
+    # [outer, in, run]: the fused loops run along the contiguous run, so XLA's CPU loops
+    # vectorise (a short channels-last axis kept apart would be the innermost loop)
     outer = int(np.prod(x.shape[:axis], dtype=np.int64))
     run = int(np.prod(x.shape[axis + 1 :], dtype=np.int64))
     x = lax.reshape(x, (outer, x.shape[axis], run))
@@ -316,8 +315,8 @@ class Banded(Implementation):
         return _decide.row_loop(shape, self.axes[0], k, out, self.next_taps, _row(self.tuning))
 
     def row_blocks(self, x, operands, block_bytes):
-        """Blocks of the :func:`row_loop` form only (blocks of the gather ran slower than the whole
-        pass)."""
+        """Blocks of the :func:`row_loop` form only: the gather form runs as one pass (blocks of
+        it cost more than they save)."""
         if not self._loops(x.shape, operands):
             return None
         index, weight = operands

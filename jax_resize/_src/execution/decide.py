@@ -221,7 +221,7 @@ def chained(passes) -> int:
 def compiler_options(plans, tuning: Tuning, exact: bool) -> dict | None:
     """XLA options of an eager call's own compilation, or ``None`` (XLA's defaults): the row's
     options for a program whose arithmetic is ``exact`` (gathers, int32 fixed point) unless a plan
-    asks for the defaults (polyphase interleaving ran slower without the fusion emitters). Float
+    asks for the defaults (polyphase interleaving runs faster on the fusion emitters). Float
     programs keep XLA's defaults: a caller's ``jit`` compiles with them, and other emitters
     contract multiply-adds differently (one answer per input, eager or traced)."""
     if not exact or not tuning.compiler_options or any(p.default_compiler for p in plans):

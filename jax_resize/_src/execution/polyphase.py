@@ -200,10 +200,11 @@ def _strided(x, first: int, count: int, plan: PolyphasePlan, axis: int):
         elif size:
             shape = x.shape[:axis] + (size,) + x.shape[axis + 1 :]
             if plan.edge:
-                pieces.append(jnp.broadcast_to(lax.slice_in_dim(x, edge_at, edge_at + 1, axis=axis), shape))
+                edge = lax.slice_in_dim(x, edge_at, edge_at + 1, axis=axis)
+                pieces.append(lax.broadcast_in_dim(edge, shape, tuple(range(x.ndim))))
             else:
-                pieces.append(jnp.zeros(shape, x.dtype))
-    return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
+                pieces.append(lax.full(shape, 0, x.dtype))
+    return pieces[0] if len(pieces) == 1 else lax.concatenate(pieces, axis)
 
 
 def interior(plan: PolyphasePlan, in_size: int) -> tuple[int, int]:
@@ -219,20 +220,22 @@ def interior(plan: PolyphasePlan, in_size: int) -> tuple[int, int]:
 def _weighted(v, term, w, ph: int, k: int, axis: int, q0: int, q1: int, dtype):
     """``v`` (periods ``q0 <= q < q1`` along ``axis``) times the weight of phase ``ph``'s tap ``k``."""
     if isinstance(term, float):
-        return v if term == 1.0 else v * jnp.asarray(term, dtype)
-    shape = [1] * v.ndim
-    shape[axis] = q1 - q0
-    wk = w[ph, k, q0:q1].reshape(shape)
-    return jnp.where(wk != 0, wk * v, 0) if term == "masked" else wk * v
+        return v if term == 1.0 else lax.mul(v, lax.full(v.shape, term, dtype))
+    wk = lax.reshape(lax.slice(w, (ph, k, q0), (ph + 1, k + 1, q1)), (q1 - q0,))
+    product = lax.mul(lax.broadcast_in_dim(wk, v.shape, (axis,)), v)
+    if term != "masked":
+        return product
+    keep = lax.broadcast_in_dim(lax.ne(wk, lax.full_like(wk, 0)), v.shape, (axis,))
+    return lax.select(keep, product, lax.full_like(product, 0))
 
 
 def _interleave(phases, axis: int):
     """``out[..., q * L + p, ...] = phases[p][..., q, ...]``: a stack and a reshape."""
     if len(phases) == 1:
         return phases[0]
-    y = jnp.stack(phases, axis=axis + 1)  # [..., count, L, ...]
+    y = lax.concatenate([lax.expand_dims(p, (axis + 1,)) for p in phases], axis + 1)  # [..., count, L, ...]
     shape = phases[0].shape
-    return y.reshape(shape[:axis] + (shape[axis] * len(phases),) + shape[axis + 1 :])
+    return lax.reshape(y, shape[:axis] + (shape[axis] * len(phases),) + shape[axis + 1 :])
 
 
 def _segment(x, parts, dtype, chains: int):
@@ -283,8 +286,8 @@ def polyphase_nd(x, parts, dtype, chains: int):
     (distinct axes), every term reads ``x`` directly, and no intermediate array is formed.
 
     Each axis's periods are split as in :func:`polyphase` (edge, interior, edge) and the segments
-    are concatenated, the outermost concatenation along the last axis (XLA's CPU loops over the
-    other nesting ran 5x slower).
+    are concatenated, the outermost concatenation along the last axis (XLA's CPU loops run the
+    other nesting several times slower: results/compile_time.md, issue 55).
 
     Args:
       x: array ``[..., in_a, ..., in_b, ...]`` (float, or integer read as it is).
@@ -305,7 +308,7 @@ def polyphase_nd(x, parts, dtype, chains: int):
             return _segment(x, [(*part, *q) for part, q in zip(parts, fixed)], dtype, chains)
         plan, _, axis = parts[len(fixed)]
         pieces = [assembled(fixed + (q,)) for q in _bounds(plan, x.shape[axis])]
-        return pieces[0] if len(pieces) == 1 else jnp.concatenate(pieces, axis=axis)
+        return pieces[0] if len(pieces) == 1 else lax.concatenate(pieces, axis)
 
     if any(plan.periods == 0 for plan, _, _ in parts):  # an empty output
         shape = list(x.shape)

@@ -45,14 +45,14 @@ class Tuning:
     polyphase_max_terms: int = 32
     #: A shrinking axis (step > phases) takes polyphase only within at most this many phases
     #: (``None``: as above) and with bands of at least this many taps; elsewhere banded does.
-    #: GPU: one-phase bands of 8+ taps won, fewer taps or more phases lost to banded (RESULTS.md
-    #: "GPU: the polyphase rule for shrinks"). Upsampling keeps the general range.
+    #: GPU row: one-phase bands of at least 8 taps (RESULTS.md "GPU: the polyphase rule for
+    #: shrinks"). Upsampling keeps the general range.
     polyphase_shrink_max_phases: int | None = None
     polyphase_shrink_min_taps: int = 1
 
     # -- pass order and grouping (decide.pass_order, decide.groups) --
     #: Pass order costs a gather along an axis whose contiguous run is shorter than ``short_run``
-    #: at ``short_run_cost`` times an outer-axis tap (12 MP uint8 -> 224: 0.52 vs 0.21 ns).
+    #: at ``short_run_cost`` times an outer-axis tap (a short run gathers element by element).
     #: RESULTS.md "Irregular-ratio photo rows".
     short_run: int = 16
     short_run_cost: float = 2.5
@@ -169,7 +169,7 @@ TUNING: dict[str, Tuning] = {
         polyphase_shrink_max_phases=1,
         polyphase_shrink_min_taps=8,
     ),
-    # matmul units make dense cheap: dense first, and no wide-filter rule (as before any TPU run)
+    # matmul units make dense cheap: dense first, and no wide-filter rule (not measured on a TPU)
     "tpu": Tuning(
         "tpu",
         "not measured",
