@@ -7,7 +7,7 @@ independently of jax_resize (host-side unless said otherwise):
 
 * random ONNX Resize cases (the test sweep's generator, ``tests/onnx_oracles.py``) against
   ``onnx.reference`` with the sweep's own judge (``reference_verdict``, ``judge``);
-* ``resize(..., "pil_*")`` on photographs (RGB, and RGBA with ``alpha="premultiplied"``) against
+* ``resize_with_pillow_filter`` on photographs (RGB, and RGBA with ``alpha="premultiplied"``) against
   Pillow: bit exact (Pillow 13, whose pass order the library replicates; another Pillow: n/a);
 * ``compat.torch_interpolate`` against torch on the same device (uint8 on the device where torch
   has the kernel, else torch CPU; where torch's devices disagree, torch CPU, the preset's contract);
@@ -255,9 +255,10 @@ def block_pillow(quick: bool) -> Block:
             y0, x0 = int(rng.integers(0, rgb.shape[0] - h)), int(rng.integers(0, rgb.shape[1] - w))
             crop = rgb[y0 : y0 + h, x0 : x0 + w]
             rgba = np.concatenate([crop, alpha_map(rng, h, w)[..., None]], -1)
-            for layout, a, kw in (("RGB", crop, {}), ("RGBA", rgba, {"alpha": "premultiplied"})):
+            for layout, a, alpha in (("RGB", crop, None), ("RGBA", rgba, "premultiplied")):
                 want = np.asarray(Image.fromarray(a).resize((ow, oh), PIL_FILTERS[method])).astype(int)
-                got = np.asarray(jax_resize.resize(a, (oh, ow, a.shape[-1]), method, **kw))
+                shape = (oh, ow, a.shape[-1])
+                got = np.asarray(jax_resize.resize_with_pillow_filter(a, shape, PIL_FILTERS[method], alpha=alpha))
                 if got.dtype != np.uint8 or got.shape != want.shape:
                     b.judge(False, f"{method} {layout}: {got.dtype} {got.shape} vs uint8 {want.shape}")
                     continue

@@ -14,7 +14,7 @@ from jax_resize._src.peers.jax_image import scale_and_translate
 from jax_resize._src.peers.onnx import onnx_node_resize, onnx_resize, weight_matrix
 from jax_resize._src.peers.openvino import openvino_interpolate
 from jax_resize._src.ragged import resize_ragged
-from jax_resize._src.resize import resize
+from jax_resize._src.resize import resize, resize_with_onnx_attributes, resize_with_pillow_filter
 from jax_resize._src.validation import max_output_elements, set_max_output_elements
 
 __version__ = "0.1.0"
@@ -29,6 +29,8 @@ __all__ = [
     "openvino_interpolate",
     "resize",
     "resize_ragged",
+    "resize_with_onnx_attributes",
+    "resize_with_pillow_filter",
     "scale_and_translate",
     "set_max_output_elements",
     "weight_matrix",

@@ -21,8 +21,8 @@ except ImportError as error:  # pragma: no cover - exercised only without flax
     ) from error
 
 from jax_resize._src import frontend as _frontend
+from jax_resize._src import resize as _resize
 from jax_resize._src import validation as _v
-from jax_resize._src.resize import resize as _resize
 
 __all__ = ["LinenResize", "Resize", "output_shape"]
 
@@ -79,8 +79,9 @@ class Resize(_nnx.Module):
       method: any :func:`jax_resize.resize` method (default ``"linear"``).
       antialias: as in :func:`jax_resize.resize` (default ``True``: only affects downsampling).
       precision: ``lax.Precision`` of the contractions (default: ``resize``'s, HIGHEST).
-      **options: keyword options of :func:`jax_resize.resize` (``coordinate_transformation_mode``,
-        ``cubic_coeff_a``, ``strategy`` ...), passed through.
+      **options: keywords of :func:`jax_resize.resize` (``strategy``), of
+        :func:`jax_resize.resize_with_onnx_attributes` (``cubic_coeff_a`` ...) or, with ``pil_*``,
+        :func:`jax_resize.resize_with_pillow_filter` (``alpha``): that function is called.
 
     Call: ``layer(x)``, ``x`` ``[N, *spatial, C]``; returns ``[N, *out_spatial, C]`` of
     :func:`jax_resize.resize`'s dtype (ints promote to float except for nearest).
@@ -139,4 +140,6 @@ def _apply(x, size, scale, method, antialias, precision, options):
     _frontend.output_size(shape, "size" if size is not None else "scale")
     if precision is not None:
         options["precision"] = precision
-    return _resize(x, shape, method, antialias, **options)
+    # the options' own function: resize, resize_with_onnx_attributes or resize_with_pillow_filter
+    function, args, kwargs = _resize.split_call(method, antialias, options)
+    return function(x, shape, *args, **kwargs)

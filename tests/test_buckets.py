@@ -180,8 +180,8 @@ FRONT_ENDS = {
     "resize linear": lambda x: jax_resize.resize(x, (100, 90, 3), "linear"),
     "resize lanczos3 float": lambda x: jax_resize.resize(x.astype(np.float32) / 255, (300, 250, 3), "lanczos3"),
     "pil_lanczos": lambda x: jax_resize.resize(x, (100, 90, 3), "pil_lanczos"),
-    "pil_bicubic rgba": lambda x: jax_resize.resize(
-        np.concatenate([x, x[..., :1]], -1), (90, 100, 4), "pil_bicubic", alpha="premultiplied"
+    "pil_bicubic rgba": lambda x: jax_resize.resize_with_pillow_filter(
+        np.concatenate([x, x[..., :1]], -1), (90, 100, 4), compat.BICUBIC, alpha="premultiplied"
     ),
     "onnx nearest": lambda x: jax_resize.onnx_resize(x, sizes=[77, 50, 3], mode="nearest"),
     "onnx cubic aa u8": lambda x: jax_resize.onnx_resize(x, sizes=[64, 70, 3], mode="cubic", antialias=1),

@@ -1565,7 +1565,7 @@ FIXED = {  # was: OverflowError / ZeroDivisionError / MemoryError / ValueError f
         r"^roi must be finite; got \[0\.0, 0\.0, nan",
     ),
     "resize roi inf": (
-        lambda: jax_resize.resize(
+        lambda: jax_resize.resize_with_onnx_attributes(
             IMG, (4, 4, 3), coordinate_transformation_mode="tf_crop_and_resize", roi=[0, 0, 0, 1, np.inf, 1]
         ),
         r"^roi must be finite",

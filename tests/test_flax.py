@@ -81,8 +81,13 @@ def test_layer_equals_resize_and_the_oracle(kwargs, shape, oracle):
         options=options,
     )
     np.testing.assert_allclose(np.asarray(linen.apply({}, x)), want, rtol=0, atol=atol)
-    # the layers are jax_resize.resize with the output shape worked out: the same values, bit for bit
-    function = jax_resize.resize(x, out_shape, kwargs.get("method", "linear"), kwargs.get("antialias", True), **options)
+    # the layers are jax_resize.resize (resize_with_onnx_attributes where ONNX attributes are set) with
+    # the output shape worked out: the same values, bit for bit
+    method, antialias = kwargs.get("method", "linear"), kwargs.get("antialias", True)
+    if options:
+        function = jax_resize.resize_with_onnx_attributes(x, out_shape, method, antialias=antialias, **options)
+    else:
+        function = jax_resize.resize(x, out_shape, method, antialias)
     np.testing.assert_array_equal(layer(x), function)
     np.testing.assert_array_equal(linen.apply({}, x), function)
 

@@ -133,12 +133,12 @@ IMAGE = np.arange(48, dtype=np.float32).reshape(4, 4, 3)
 
 ONE_CONVERSION = {
     "resize linear": lambda: jax_resize.resize(IMAGE, (6, 5, 3)),
-    "resize nearest onnx options": lambda: jax_resize.resize(
+    "resize nearest onnx options": lambda: jax_resize.resize_with_onnx_attributes(
         IMAGE, (6, 5, 3), "nearest", coordinate_transformation_mode="asymmetric", nearest_mode="floor"
     ),
     "resize pil": lambda: jax_resize.resize(IMAGE.astype(np.uint8), (6, 5, 3), "pil_bicubic"),
-    "resize pil alpha": lambda: jax_resize.resize(
-        IMAGE.astype(np.uint8)[..., :2], (6, 5, 2), "pil_bilinear", alpha="premultiplied"
+    "resize pil alpha": lambda: jax_resize.resize_with_pillow_filter(
+        IMAGE.astype(np.uint8)[..., :2], (6, 5, 2), compat.BILINEAR, alpha="premultiplied"
     ),
     "scale_and_translate": lambda: jax_resize.scale_and_translate(IMAGE, (8, 8, 3), (0, 1), [2.0, 2.0], [0.0, 0.0]),
     "onnx_resize": lambda: jax_resize.onnx_resize(IMAGE, scales=[2.0, 2.0, 1.0], mode="cubic"),

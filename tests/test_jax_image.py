@@ -42,7 +42,8 @@ def test_enum_aliases_and_dtypes():
 
 def test_onnx_options_change_the_rule():
     # align_corners linear 3 -> 5 samples at 0, 0.5, 1, 1.5, 2 (hand-computable)
-    got = jax_resize.resize(np.array([0.0, 10.0, 30.0]), (5,), "linear", coordinate_transformation_mode="align_corners")
+    x = np.array([0.0, 10.0, 30.0])
+    got = jax_resize.resize_with_onnx_attributes(x, (5,), "linear", coordinate_transformation_mode="align_corners")
     np.testing.assert_allclose(got, [0, 5, 10, 20, 30])
 
 

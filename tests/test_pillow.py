@@ -22,6 +22,7 @@ from jax.test_util import check_grads
 from PIL import Image
 
 import jax_resize
+from jax_resize import compat
 
 pytestmark = pytest.mark.usefixtures("pillow_oracle")
 
@@ -227,9 +228,10 @@ def test_hand_computed_bilinear_and_box():
 def test_pil_bicubic_coefficient():
     x = np.random.default_rng(4).uniform(0, 255, (11, 13)).astype(np.float32)
     default = jax_resize.resize(x, (5, 29), "pil_bicubic")
-    same = jax_resize.resize(x, (5, 29), "pil_bicubic", cubic_coeff_a=-0.5)
+    same = jax_resize.resize_with_pillow_filter(x, (5, 29), compat.BICUBIC, cubic_coeff_a=-0.5)
     np.testing.assert_array_equal(default, same)
-    assert np.abs(np.asarray(jax_resize.resize(x, (5, 29), "pil_bicubic", cubic_coeff_a=-0.75)) - default).max() > 0.1
+    other = jax_resize.resize_with_pillow_filter(x, (5, 29), compat.BICUBIC, cubic_coeff_a=-0.75)
+    assert np.abs(np.asarray(other) - default).max() > 0.1
 
 
 def test_jit_vmap_grad():
@@ -258,8 +260,10 @@ def test_bad_arguments():
     x = np.ones((4, 4), np.float32)
     with pytest.raises(ValueError, match="coordinate_transformation_mode"):
         jax_resize.resize(x, (2, 2), "pil_bilinear", coordinate_transformation_mode="align_corners")
-    with pytest.raises(ValueError, match="cubic_coeff_a"):
-        jax_resize.resize(x, (2, 2), "pil_lanczos", cubic_coeff_a=-0.5)
+    with pytest.raises(
+        ValueError, match=r"cubic_coeff_a=-0.5 is Keys' a of resample=BICUBIC \(3\) only; got resample=1"
+    ):
+        jax_resize.resize_with_pillow_filter(x, (2, 2), compat.LANCZOS, cubic_coeff_a=-0.5)
     with pytest.raises(ValueError, match="method='pil_bicubik'.*Did you mean 'pil_bicubic'"):
         jax_resize.resize(x, (2, 2), "pil_bicubik")
     with pytest.raises(TypeError, match="bool"):

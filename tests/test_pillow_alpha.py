@@ -1,5 +1,5 @@
 """Pillow's modes beyond straight channels: premultiplied alpha (``LA``, ``RGBA``) through
-``resize(..., "pil_*", alpha="premultiplied")``, the conversions themselves, and the modes
+``resize_with_pillow_filter(..., alpha="premultiplied")``, the conversions themselves, and the modes
 ``compat.pil_resize`` takes through ``mode=``.
 
 Oracle: Pillow 13 itself (``conftest.pillow_oracle`` fails every test here under another Pillow,
@@ -52,7 +52,7 @@ def test_premultiply_and_back_match_pillow_for_every_value():
     np.testing.assert_array_equal(_peer.unpremultiply(la), np.asarray(Image.fromarray(la, "La").convert("LA")))
 
 
-# --- resize(..., "pil_*", alpha="premultiplied") -------------------------------------------------
+# --- resize_with_pillow_filter(..., alpha="premultiplied") ---------------------------------------
 
 # cases per layout: RGBA [H, W, 4], LA [H, W, 2], a batch [3, H, W, 4]; filters rotate, down / up
 N_RESIZE = {"RGBA": 24, "LA": 12, "batch": 6}
@@ -83,7 +83,8 @@ def test_resize_premultiplied_is_pillow(layout, i):
     images, out_hw, method = resize_case(layout, i)
     want = np.stack([_pillow(a, out_hw, FILTERS[method]) for a in images])
     x = images if layout == "batch" else images[0]
-    got = np.asarray(jax_resize.resize(x, x.shape[:-3] + out_hw + x.shape[-1:], method, alpha="premultiplied"))
+    shape = x.shape[:-3] + out_hw + x.shape[-1:]
+    got = np.asarray(jax_resize.resize_with_pillow_filter(x, shape, FILTERS[method], alpha="premultiplied"))
     got = got if layout == "batch" else got[None]
     assert got.dtype == np.uint8 and got.shape == want.shape
     diff = np.abs(got.astype(int) - want)
@@ -94,7 +95,7 @@ def test_straight_alpha_is_not_pillow():
     # what alpha= changes: resampled as four independent channels, RGBA photos are far from Pillow
     images, out_hw, _ = resize_case("RGBA", 1)
     straight = np.asarray(jax_resize.resize(images[0], out_hw + (4,), "pil_bilinear")).astype(int)
-    same = np.asarray(jax_resize.resize(images[0], out_hw + (4,), "pil_bilinear", alpha="straight"))
+    same = np.asarray(jax_resize.resize_with_pillow_filter(images[0], out_hw + (4,), compat.BILINEAR, alpha="straight"))
     np.testing.assert_array_equal(straight, same)
     assert np.abs(straight - _pillow(images[0], out_hw, Image.Resampling.BILINEAR)).max() > 50
 
@@ -104,33 +105,34 @@ def test_premultiplied_nearest_and_unchanged_are_straight():
     a = images[0]
     # Pillow resamples NEAREST straight (no premultiplication round trip)
     np.testing.assert_array_equal(
-        jax_resize.resize(a, out_hw + (4,), "pil_nearest", alpha="premultiplied"),
+        jax_resize.resize_with_pillow_filter(a, out_hw + (4,), compat.NEAREST, alpha="premultiplied"),
         jax_resize.resize(a, out_hw + (4,), "pil_nearest"),
     )
     # the same size is a copy, as Image.resize returns one
-    np.testing.assert_array_equal(jax_resize.resize(a, a.shape, "pil_lanczos", alpha="premultiplied"), a)
+    np.testing.assert_array_equal(
+        jax_resize.resize_with_pillow_filter(a, a.shape, compat.LANCZOS, alpha="premultiplied"), a
+    )
     np.testing.assert_array_equal(np.asarray(Image.fromarray(a).resize(a.shape[1::-1], Image.LANCZOS)), a)
 
 
 def test_premultiplied_under_jit_and_vmap():
     images, out_hw, method = resize_case("batch", 4)
-    f = lambda v: jax_resize.resize(v, out_hw + (4,), method, alpha="premultiplied")
+    f = lambda v: jax_resize.resize_with_pillow_filter(v, out_hw + (4,), FILTERS[method], alpha="premultiplied")
     want = np.stack([_pillow(a, out_hw, FILTERS[method]) for a in images])
     np.testing.assert_array_equal(jax.jit(jax.vmap(f))(images), want)
 
 
 def test_alpha_errors():
     rgba = np.zeros((6, 8, 4), np.uint8)
-    with pytest.raises(ValueError, match=r"alpha='premultiplied' .* needs a pil_\* method .*method='linear'"):
-        jax_resize.resize(rgba, (3, 4, 4), "linear", alpha="premultiplied")
+    box = functools.partial(jax_resize.resize_with_pillow_filter, resample=compat.BOX)
     with pytest.raises(ValueError, match=r"alpha='premul' is not supported; allowed values: None, 'straight'"):
-        jax_resize.resize(rgba, (3, 4, 4), "pil_box", alpha="premul")
+        box(rgba, (3, 4, 4), alpha="premul")
     with pytest.raises(TypeError, match="uint8; image has dtype float32"):
-        jax_resize.resize(rgba.astype(np.float32), (3, 4, 4), "pil_box", alpha="premultiplied")
+        box(rgba.astype(np.float32), (3, 4, 4), alpha="premultiplied")
     with pytest.raises(ValueError, match=r"2 \(LA\) or 4 \(RGBA\).*\(6, 8, 3\)"):
-        jax_resize.resize(np.zeros((6, 8, 3), np.uint8), (3, 4, 3), "pil_box", alpha="premultiplied")
+        box(np.zeros((6, 8, 3), np.uint8), (3, 4, 3), alpha="premultiplied")
     with pytest.raises(ValueError, match=r"shape\[-1\]=2 but image.shape\[-1\]=4"):
-        jax_resize.resize(rgba, (3, 4, 2), "pil_box", alpha="premultiplied")
+        box(rgba, (3, 4, 2), alpha="premultiplied")
 
 
 # --- compat.pil_resize(..., mode=...) ------------------------------------------------------------

@@ -179,7 +179,7 @@ def test_resize_method_is_pillow_and_one_answer(method, resample):
     np.testing.assert_array_equal(np.asarray(jax_resize.resize(rgb, (97, 31, 3), method)), first)  # same bits again
     rgba = np.concatenate([rgb, alpha_map(np.random.default_rng(7), *rgb.shape[:2])[..., None]], axis=-1)
     want = np.asarray(Image.fromarray(rgba).resize((44, 23), resample))
-    got = np.asarray(jax_resize.resize(rgba, (23, 44, 4), method, alpha="premultiplied"))
+    got = np.asarray(jax_resize.resize_with_pillow_filter(rgba, (23, 44, 4), resample, alpha="premultiplied"))
     np.testing.assert_array_equal(got, want)
     grey = rgb[..., 1].astype(np.float32) / 7  # mode F, float32 sums without x64: the same bits twice
     once = np.asarray(compat.pil_resize(grey, (29, 61), resample))

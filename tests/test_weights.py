@@ -165,7 +165,7 @@ def test_area_footprints_past_the_edge_read_the_edge_pixel():
         past += not total
         want.append(float(sum(a * float(b) for a, b in zip(overlap, v)) / total) if total else float(v[-1]))
     assert past == 1  # o = 12: x = 48/13, footprint [4.04, 4.35]
-    got = jax_resize.resize(v, (out,), "area", coordinate_transformation_mode="asymmetric")
+    got = jax_resize.resize_with_onnx_attributes(v, (out,), "area", coordinate_transformation_mode="asymmetric")
     np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
 
 

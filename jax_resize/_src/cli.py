@@ -328,14 +328,9 @@ def _resizer(plan: Plan, axes: tuple[int, int], pil_alpha: bool):
     def run(x):
         shape = list(x.shape)
         shape[axes[0]], shape[axes[1]] = plan.out_size(x.shape[axes[0]], x.shape[axes[1]])
-        return _resize.resize(
-            x,
-            tuple(shape),
-            plan.mode,
-            antialias=bool(opts.get("antialias", True)),
-            cubic_coeff_a=opts.get("cubic_coeff_a"),
-            alpha="premultiplied" if pil_alpha else None,
-        )
+        options = dict(cubic_coeff_a=opts.get("cubic_coeff_a"), alpha="premultiplied" if pil_alpha else None)
+        function, args, kwargs = _resize.split_call(plan.mode, bool(opts.get("antialias", True)), options)
+        return function(x, tuple(shape), *args, **kwargs)
 
     return run
 

@@ -454,11 +454,7 @@ def pil_resize(
     shape = np.shape(image)
     if len(shape) not in (2, 3):
         raise ValueError(f"image must be [H, W] or [H, W, C]; got shape {shape}.")
-    resample = _resample(resample)
-    version = _releases.version(pillow_version)
-    if version == "12" and resample > HAMMING:
-        name = f"resample={int(resample)} ({resample.name})"
-        raise ValueError(f"{name} is not a Pillow 12 filter; use pillow_version='13'.")
+    resample, version = release_filter(resample, pillow_version)
     width, height = _size(size)
     out_shape = _frontend.output_size((height, width) + tuple(shape[2:]), "size")
     in_h, in_w = shape[:2]
@@ -495,6 +491,22 @@ def pil_resize(
         flip = jnp.array([0, 128, 128], jnp.uint8)  # flips their top bit, and its packer flips it back
         return _resize_box(image ^ flip, (width, height), resample, box, reducing_gap, mode, version) ^ flip
     return _resize_box(image, (width, height), resample, box, reducing_gap, mode, version)
+
+
+def release_filter(resample, pillow_version) -> tuple[Resampling, str]:
+    """``(resample, version)`` checked (:func:`_resample`, :func:`.pillow_releases.version`): a filter
+    of that release (Pillow 12 has no MKS)."""
+    resample = _resample(resample)
+    version = _releases.version(pillow_version)
+    if version == "12" and resample > HAMMING:
+        name = f"resample={int(resample)} ({resample.name})"
+        raise ValueError(f"{name} is not a Pillow 12 filter; use pillow_version='13'.")
+    return resample, version
+
+
+def filter_method(resample: Resampling) -> str:
+    """``jax_resize.resize``'s ``pil_*`` method of the filter ``resample`` (``BICUBIC`` -> ``"pil_bicubic"``)."""
+    return _METHOD[resample]
 
 
 def _resample(resample) -> Resampling:
