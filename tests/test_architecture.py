@@ -27,7 +27,6 @@ CORE = [
     "execution/stored",
     "execution/strategies",
     "execution/primitive",
-    "execution/lowered",
     "execution/transpose",
     "execution/banded",
     "execution/polyphase",

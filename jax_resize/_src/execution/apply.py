@@ -6,7 +6,7 @@ and ``(axis, record)`` pairs (:class:`~..records.Gather` / :class:`~..records.Ta
 (:mod:`.tuning`), prepares one plan per axis (:mod:`.strategies`) and calls :data:`apply`, a
 single jitted function of ``x`` and the plans (weights are arguments, not constants: one
 compilation per structure and shapes). Inside a caller's trace, the records are planned when the
-program is lowered, for its platform (:mod:`.lowered`): host records as static parameters, traced
+program is lowered, for its platform (:mod:`.primitive`): host records as static parameters, traced
 ones as operands. The application
 
 * applies the passes :func:`.decide.groups` forms, consecutive linear passes as one chain;
@@ -49,7 +49,7 @@ from .. import validation as _v
 from ..host import HOST
 from . import buckets as _buckets
 from . import decide as _decide
-from . import lowered as _lowered
+from . import primitive as _primitive
 from . import stored as _stored
 from . import strategies as _strategies
 from .tuning import Tuning, tuning_for
@@ -297,7 +297,7 @@ def run(
       backend: the tuning row to plan with; the program still runs where ``x`` is. Default: an
         eager call plans with the row of the platform ``x`` lives on; inside a caller's trace
         (a traced ``x`` or traced records), the program is planned when it is lowered, with the
-        row of the platform it is lowered for (:mod:`.lowered`).
+        row of the platform it is lowered for (:mod:`.primitive`).
 
     Returns:
       The resampled array in ``dtype``. With no records ``x`` is returned as a jax array (in
@@ -337,7 +337,7 @@ def run(
     if isinstance(x, jax.core.Tracer) or traced:  # in a caller's trace: planned when lowered
         skeleton, arrays = _operands(ops)
         planned = _Planned(skeleton, strategy, dtype, tuple(static.items()), backend)
-        return _lowered.bind(planned, x, *arrays)[0]
+        return _primitive.bind(planned, x, *arrays)[0]
     tuning = tuning_for(_platform(x) if backend is None else backend)
     ops = _ordered(ops, x.shape, strategy, dtype, integer, tuning)
     plans, shifts = _plans(tuple(ops), strategy, dtype, integer, tuning)
@@ -413,7 +413,7 @@ def window_of(axis: int, out_size: int) -> slice:
     return slice(start, stop)
 
 
-_platform = _lowered.platform_of
+_platform = _primitive.platform_of
 
 
 def _ordered(ops, shape, strategy, dtype, integer, tuning):
@@ -468,7 +468,7 @@ def _filled(skeleton, arrays):
 
 
 @dataclasses.dataclass(frozen=True)
-class _Planned(_lowered.Deferred):
+class _Planned(_primitive.Deferred):
     """:func:`run` inside a caller's trace, planned with the row of the platform it is lowered for
     (``backend``: that row on every platform). Operands: ``x``, then the records' jax arrays
     (:class:`_Operand`); host records are part of ``ops``."""

@@ -8,7 +8,7 @@ reach only the outputs that weight them; the skip (a ``where``) is emitted only 
 that hold a zero (:func:`zero_columns`, known on the host for constant taps) and never for
 integer input, which has no NaN. Plain jax ops: differentiable in the weights too (traced taps).
 Every form adds a band's terms with :func:`sum_terms`. :class:`Banded` and :class:`SharedBanded`
-are the forms as implementations of :data:`.primitive.linear_map_p`; which form runs is asked of
+are the forms as implementations of :class:`.primitive.LinearMap`; which form runs is asked of
 :mod:`.decide` with the plan's tuning row.
 """
 

@@ -1,7 +1,7 @@
 """Consecutive passes as one linear map, computed on CPU in blocks of rows or as one fused pass.
 
 Contract: :class:`Chain` is an :class:`~.primitive.Implementation` of
-:data:`.primitive.linear_map_p` made of an application's consecutive constant passes (each an
+:class:`.primitive.LinearMap` made of an application's consecutive constant passes (each an
 implementation with its own operands: a band, a polyphase plan), applied one after another. Its
 transpose is the chain of the passes' transposes in reverse order, so ``jvp``, ``transpose`` and
 ``vmap`` are those of the primitive, and off CPU it is exactly the passes in turn.

@@ -18,7 +18,7 @@ taps', so every strategy computes the same sums up to float rounding order.
 when the axis has too few or too many phases or terms to pay off. :func:`polyphase` applies a plan
 with plain jax ops; :func:`polyphase_nd` applies plans of several axes at once (every combination
 of one tap per axis is one strided read of the input: ``W_a X W_b^T`` without an intermediate);
-:class:`Polyphase` is the same map as a forward implementation of :data:`.primitive.linear_map_p`,
+:class:`Polyphase` is the same map as a forward implementation of :class:`.primitive.LinearMap`,
 so the derivative is the banded contraction with the transposed taps.
 
 NaN/Inf locality: a term whose weight is zero in some period where it reads a real input is
@@ -344,7 +344,7 @@ def polyphase(x, plan: PolyphasePlan, w, axis: int, dtype=None, *, chains: int):
 
 @dataclasses.dataclass(frozen=True)
 class Polyphase(Implementation):
-    """:func:`polyphase` as a forward implementation of :data:`.primitive.linear_map_p` (operand:
+    """:func:`polyphase` as a forward implementation of :class:`.primitive.LinearMap` (operand:
     the ``[L, K, Q]`` weights, or an empty array when every term is a scalar)."""
 
     plan: PolyphasePlan
