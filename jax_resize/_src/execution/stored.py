@@ -5,12 +5,11 @@ the command sets it), :func:`call` runs a bucketed program from an executable it
 earlier process, keyed by everything that determines the program: the arguments' tree (the plans'
 static fields included) and shapes, the static arguments, the compiler options, the versions of
 jax, jaxlib and this package's source, the device, ``XLA_FLAGS`` and jax's configuration. A hit
-skips tracing and lowering, which JAX's own cache needs before it can look a program up (about
-0.1 s per program). A missing, unreadable or refused file is a miss (one whose program fails on
-its first call in a process is removed): the program is compiled as usual and stored once its
-payload, loaded again, reproduces the call's result bit for bit. An
-executable that JAX loaded from its own cache is never stored (on CPU its payload is broken). The
-directory keeps at most ``HOST.stored_programs`` files (the least recently used are removed); the
+skips tracing and lowering, which JAX's own cache needs before it can look a program up. A
+missing, unreadable or refused file is a miss (one whose program fails on its first call in a
+process is removed): the program is compiled as usual and stored once its payload, loaded again,
+reproduces the call's result bit for bit. An executable that JAX loaded from its own cache is
+never stored: its payload need not load again. The directory keeps at most ``HOST.stored_programs`` files (the least recently used are removed); the
 programs loaded in a process are a bounded LRU too.
 """
 
