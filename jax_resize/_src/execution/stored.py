@@ -9,8 +9,9 @@ skips tracing and lowering, which JAX's own cache needs before it can look a pro
 missing, unreadable or refused file is a miss (one whose program fails on its first call in a
 process is removed): the program is compiled as usual and stored once its payload, loaded again,
 reproduces the call's result bit for bit. An executable that JAX loaded from its own cache is
-never stored: its payload need not load again. The directory keeps at most ``HOST.stored_programs`` files (the least recently used are removed); the
-programs loaded in a process are a bounded LRU too.
+never stored: its payload need not load again. The directory keeps at most
+``HOST.stored_programs`` files (the least recently used are removed); the programs loaded in a
+process are a bounded LRU too.
 """
 
 from __future__ import annotations
