@@ -199,7 +199,7 @@ def test_empty_output_is_returned_after_the_argument_checks():
         jax_resize.resize(x, (0, 4), "no_such_method")
     with pytest.raises(ValueError, match="scale must be positive"):
         jax_resize.scale_and_translate(x, (0, 4), (0, 1), [0.0, 1.0], [0.0, 0.0])
-    with pytest.raises(TypeError, match="bool, which only method='pil_nearest'"):
+    with pytest.raises(TypeError, match=r"bool, which only the NEAREST filter \('pil_nearest'"):
         jax_resize.resize(np.ones((3, 4), bool), (0, 4), "pil_bilinear")
 
 

@@ -195,7 +195,7 @@ def test_explicit_modes_differ_from_the_inferred_one():
 
 # --- README -------------------------------------------------------------------------------------
 
-_RESIZE_ROW = '`resize(..., "pil_*", alpha="premultiplied")` vs `PIL.Image.resize`'
+_RESIZE_ROW = '`resize_with_pillow_filter(..., alpha="premultiplied")` vs `PIL.Image.resize`'
 _MODES_ROW = "`compat.pil_resize(..., mode=...)` vs `Image.fromarray(a, mode).resize(...)`"
 
 
