@@ -47,7 +47,10 @@ DESELECT=(
     # TensorFlow is its oracle
     tests/test_ragged.py::test_letterbox_equals_tensorflow_resize_with_pad
     # XLA 0.4.36 lacks the eager CPU compiler options (apply falls back, tested by
-    # test_eager_falls_back_when_xla_lacks_the_options) and logs "Compiling _apply"
+    # test_options_that_xla_does_not_know_are_dropped) and logs "Compiling _apply"
+    tests/test_apply.py::test_an_error_of_the_application_is_raised_not_taken_for_a_refused_option
+    # jax 0.4.36's jax.export needs absl, which the floors do not install
+    tests/test_primitive.py::test_a_trace_holds_one_equation_and_the_lowering_picks_the_platforms_program
     tests/test_apply.py::test_concrete_input_inside_a_callers_jit
     tests/test_apply.py::test_eager_cpu_options_keep_results
     tests/test_apply.py::test_first_eager_call_compiles_only_the_application
