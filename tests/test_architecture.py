@@ -95,6 +95,19 @@ def test_no_peer_imports_another(peer):
         assert part.startswith(f"{peer}_") and not _peer_imports(SRC / "peers" / f"{part}.py"), part
 
 
+@pytest.mark.parametrize("module", ["transforms", "beam_job"])
+def test_pipelines_reach_the_execution_layer_through_the_front_ends(module):
+    """A pipeline module calls front ends (and :mod:`.frontend` for windows and shared sizes), never
+    the execution layer's modules themselves."""
+    import ast
+
+    imported = set()
+    for node in ast.walk(ast.parse((SRC / f"{module}.py").read_text())):
+        if isinstance(node, ast.ImportFrom):
+            imported |= {f"{node.module}.{a.name}" if node.module else a.name for a in node.names}
+    assert not {name for name in imported if "execution" in name}, imported
+
+
 def test_registries_are_populated():
     coordinates = importlib.import_module("jax_resize._src.coordinates")
     weights = importlib.import_module("jax_resize._src.weights")

@@ -21,7 +21,7 @@ from PIL import Image, ImageOps
 
 import jax_resize
 from jax_resize import compat
-from jax_resize._src import records
+from jax_resize._src import frontend, records
 from jax_resize._src.execution import apply, buckets, decide, strategies
 from jax_resize._src.execution.tuning import TUNING
 
@@ -451,3 +451,16 @@ def test_threads_share_the_buckets(photo):
         want = jax.image.resize(photo[:h, :w].astype(np.float32), (40, 30, 3), "linear", antialias=True)
         np.testing.assert_allclose(out, np.asarray(want), atol=255 * 2e-5, err_msg=f"{h}x{w}")
     assert all(buckets._CALLS[k] == 2 for k in buckets._CALLS)
+
+
+def test_inputs_of_equal_shared_sizes_share_programs():
+    """What ``frontend.shared_input_sizes`` promises the pipelines (Beam groups by it): eleven input
+    sizes with one ``shared_input_sizes`` compile at most two programs (the two pass orders of a
+    shared program), where exact shapes would compile eleven."""
+    image = np.random.default_rng(3).integers(0, 256, (131, 150, 3), np.uint8)
+    heights = range(100, 131, 3)
+    assert len({frontend.shared_input_sizes((h, 150)) for h in heights}) == 1
+    before = _COMPILES[0]
+    for h in heights:
+        jax_resize.resize(image[:h], (41, 29, 3), "pil_bilinear").block_until_ready()
+    assert _COMPILES[0] - before <= 2

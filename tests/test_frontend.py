@@ -238,3 +238,26 @@ def test_prologue_float32_converts_host_arrays_on_the_host():
     big = np.array([2**40 + 1], np.int64)
     array, dtype = frontend.prologue("images", big, float32=True)
     assert dtype == np.int64 and array.dtype == jnp.float32 and float(array[0]) == 2.0**40
+
+
+# --- what the pipelines ask of the front ends -------------------------------------------------------
+
+
+def test_shared_input_sizes_hold_their_inputs():
+    sizes = [1, 63, 64, 65, 500, 4031, 9000]
+    shared = frontend.shared_input_sizes(sizes)
+    assert all(s >= n for s, n in zip(shared, sizes)) and list(shared) == sorted(shared)
+
+
+@pytest.mark.parametrize("window", [(0, 0, 41, 29), (5, 3, 20, 17), (40, 28, 1, 1)])
+def test_output_window_is_that_crop_of_pillows_result(window):
+    from PIL import Image
+
+    image = np.random.default_rng(4).integers(0, 256, (97, 131, 3), np.uint8)
+    top, left, h, w = window
+    want = np.asarray(Image.fromarray(image).resize((29, 41), Image.Resampling.BILINEAR))[
+        top : top + h, left : left + w
+    ]
+    with frontend.output_window({0: (top, top + h), 1: (left, left + w)}):
+        got = compat.pil_resize(image, (29, 41), compat.BILINEAR)
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -18,14 +18,12 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-import jax
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from . import cli as _cli
+from . import frontend as _frontend
 from . import image_files as _files
-from .execution import decide as _decide
-from .execution import tuning as _tuning
 
 #: The ONNX-attribute options of :func:`.cli.make_plan`, as keyword arguments.
 OPTIONS = (*_cli.APPLIES, "keep_aspect_ratio_policy", "extrapolation_value", "roi")
@@ -108,10 +106,7 @@ def bucket_key(source: str | None, data: bytes | None) -> tuple[int, ...]:
                     h, w = w, h
     except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         return ()
-    row = _tuning.tuning_for(jax.default_backend())
-    if row.bucket_ratio is None:  # no shared programs on this backend: exact shapes
-        return (h, w)
-    return (_decide.bucket_size(h, row), _decide.bucket_size(w, row))
+    return _frontend.shared_input_sizes((h, w))
 
 
 def _read(source: str | None, data: bytes | None) -> _files.Picture:

@@ -2,11 +2,16 @@
 and rank checked and the input converted to a jax array once (:func:`prologue`), the output held
 to the size limit (:func:`output_size`), an empty output returned without weights
 (:func:`empty_output`: a huge other axis would need them). ``apply.run`` repeats none of it.
+
+What the pipelines ask of every front end is here too, so they reach the execution layer through
+this layer only: a call computing one window of its output (:func:`output_window`) and the input
+sizes whose eager calls share one program (:func:`shared_input_sizes`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import contextlib
+from collections.abc import Collection, Iterator
 
 import jax
 import jax.numpy as jnp
@@ -14,6 +19,9 @@ import numpy as np
 
 from . import dtypes as _dtypes
 from . import validation as _v
+from .execution import apply as _apply
+from .execution import decide as _decide
+from .execution import tuning as _tuning
 
 
 def prologue(
@@ -68,3 +76,23 @@ def empty_output(shape, dtype) -> jax.Array | None:
     output, built without any axis's weights. ``dtype``: what the non-empty call would return."""
     shape = tuple(int(s) for s in shape)
     return jnp.zeros(shape, dtype) if 0 in shape else None
+
+
+@contextlib.contextmanager
+def output_window(windows: dict[int, tuple[int, int]]) -> Iterator[None]:
+    """Inside this block every front end computes only outputs ``start..stop`` of each axis named in
+    ``windows`` (``{axis: (start, stop)}``) that it resamples, as if its result were cropped: the
+    program has the window's output shape, shared by every input size that fills it
+    (:func:`.execution.apply.output_window` states the exactness)."""
+    with _apply.output_window(windows):
+        yield
+
+
+def shared_input_sizes(sizes) -> tuple[int, ...]:
+    """The input sizes the default backend's shared eager programs are compiled for: calls whose
+    inputs give equal tuples can share programs (each size rounded up to the tuning row's grid,
+    :func:`.execution.decide.bucket_size`); ``sizes`` themselves where the backend shares none."""
+    row = _tuning.tuning_for(jax.default_backend())
+    if row.bucket_ratio is None:
+        return tuple(int(n) for n in sizes)
+    return tuple(_decide.bucket_size(int(n), row) for n in sizes)

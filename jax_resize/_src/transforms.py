@@ -231,13 +231,13 @@ def height_axis(preset: str) -> int:
 def preset_resize(image, size: tuple[int, int], method: str, preset: str, antialias: bool, window=None):
     """The front-end call of :func:`resample` (checked arguments), of a numpy image or a tracer: a
     jax array; with ``window``, the axes it resamples computed for the window's outputs only."""
-    from .execution import apply
+    from . import frontend  # the front ends import jax: only when pixels are resized
 
     if window is None:
         return _resample(image, size, method, preset, antialias)
     top, left, wh, ww = window
     first = height_axis(preset)
-    with apply.output_window({first: (top, top + wh), first + 1: (left, left + ww)}):
+    with frontend.output_window({first: (top, top + wh), first + 1: (left, left + ww)}):
         return _resample(image, size, method, preset, antialias)
 
 
