@@ -171,15 +171,18 @@ def test_float32_scales_tensor_gives_onnxruntimes_output_length():
 
     s = np.float32(15) / np.float32(7)
     assert 7 * float(s) < 15 <= np.float32(7) * s
-    x = RNG.standard_normal((1, 1, 7, 7)).astype(np.float32)
+    # its own draw: the module's RNG would make the input depend on which tests ran before
+    x = np.random.default_rng(7).standard_normal((1, 1, 7, 7)).astype(np.float32)
     scales = np.array([1, 1, s, s], np.float32)
     for opset, mode in [(10, "nearest"), (10, "linear"), (13, "linear"), (17, "nearest"), (19, "cubic")]:
         case = O.ResizeCase("f32", x, scales=scales, attrs=dict(mode=mode), opset=opset)
         want = O.run_ort(case)
         assert want.shape == (1, 1, 15, 15)
         got = onnx_node_resize(case.node(), *case.node_inputs(), opset=opset)
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=f"{opset} {mode}")
-        np.testing.assert_allclose(onnx_resize(x, scales=scales, mode=mode, opset=opset), want, rtol=1e-5, atol=1e-6)
+        # atol 1e-5 as the opset sweep: onnxruntime's cubic coefficients are float32, ours float64
+        # (one draw met 2.7e-6 at a value of 0.01 that 16 terms of size ~1 cancel to)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=f"{opset} {mode}")
+        np.testing.assert_allclose(onnx_resize(x, scales=scales, mode=mode, opset=opset), want, rtol=1e-5, atol=1e-5)
         exact = onnx_resize(x, scales=scales.astype(np.float64), mode=mode, opset=opset)
         assert exact.shape == (1, 1, 14, 14)
         if opset > 10:
