@@ -143,6 +143,22 @@ MUTANTS: tuple[Mutant, ...] = (
         {"tests/test_compat_cv2.py": r"^test_uint8_photos_and_noise_bit_for_bit\[INTER_AREA\]$"},
     ),
     Mutant(
+        "opencv_linear_exact_sum_truncated",
+        "jax_resize/_src/peers/opencv_linear_exact.py",
+        "(b >> 16) + 0x8000) >> 16)",
+        "(b >> 16)) >> 16)",
+        "INTER_LINEAR_EXACT's 16.16 vertical sum truncated, not rounded ((V + 2**31) >> 32)",
+        {"tests/test_opencv_linear_exact.py": r"^test_sixteen_bit_photos_and_noise_bit_for_bit\[uint16\]$"},
+    ),
+    Mutant(
+        "opencv_linear_exact_products_truncated",
+        "jax_resize/_src/peers/opencv_linear_exact.py",
+        "p = _digits([p[0], p[1] + 0x8000] + p[2:], 6)[2:]",
+        "p = p[2:]",
+        "int32 INTER_LINEAR_EXACT's 64.64 products truncated to 32.32, not rounded half away from zero",
+        {"tests/test_opencv_linear_exact.py": r"^test_int32_products_round_half_away_from_zero$"},
+    ),
+    Mutant(
         "nearest_prefer_floor_as_ceil",
         "jax_resize/_src/weights.py",
         "    xf = xp.floor(x)\n    return xf + ((x - xf) > 0.5)\n",

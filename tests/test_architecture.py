@@ -39,8 +39,10 @@ CORE = [
 PEERS = ["onnx", "openvino", "jax_image", "pillow", "torch", "opencv", "tensorflow"]
 # A peer's own parts: modules named ``<peer>_<part>`` that the peer's module imports and that
 # belong to no other peer (Pillow's modes and alpha; the rules of Pillow releases before 13;
-# TensorFlow's per-axis kernels). Rules two peers share live below the peers, in the core.
+# TensorFlow's per-axis kernels; OpenCV's INTER_LINEAR_EXACT fixed point). Rules two peers share
+# live below the peers, in the core.
 PEER_PARTS = {
+    "opencv": {"opencv_linear_exact"},
     "pillow": {"pillow_modes", "pillow_releases"},
     "tensorflow": {"tensorflow_kernels"},
 }

@@ -3,7 +3,8 @@
 Oracle: OpenCV itself, on photos, noise and random image shapes, channel counts, ``dsize`` and
 ``fx``/``fy``, every flag, up and down. uint8 bit for bit (OpenCV's own fixed-point arithmetic),
 except ``INTER_CUBIC`` where the x86-64 wheel calls Intel IPP (1, 3 or 4 channels, inputs of at
-least 4 x 4): within 1 there; 16-bit within 1; float32 within 1e-5 (relative to the image's
+least 4 x 4): within 1 there; 16-bit within 1 (``INTER_LINEAR_EXACT`` bit for bit:
+``tests/test_opencv_linear_exact.py``); float32 within 1e-5 (relative to the image's
 magnitude); the nearest flags exactly.
 """
 
@@ -215,7 +216,8 @@ def test_cubic_vector_loop_and_scalar_tail():
 
 
 def test_sixteen_bit_and_float_bounds():
-    # uint16 / int16 within 1 (OpenCV's float and IPP paths; INTER_AREA shrinking exact), float32 on [0, 1]
+    # uint16 / int16 within 1 (OpenCV's float and IPP paths; INTER_LINEAR_EXACT and INTER_AREA
+    # shrinking exact), float32 on [0, 1]
     import readme
 
     lead = "`cv2.resize` uint16, int16, float32 (OpenCV 5.1)"
@@ -233,8 +235,9 @@ def test_sixteen_bit_and_float_bounds():
                 for dsize in ((2 * w + 1, h // 2 + 1), (w // 2 + 1, 3 * h), (w // 2, h // 2)):
                     want = cv2.resize(x, dsize, interpolation=getattr(cv2, flag)).astype(np.float64)
                     got = np.asarray(cv2_resize(x, dsize, interpolation=getattr(compat, flag))).astype(np.float64)
-                    shrink = flag == "INTER_AREA" and dsize[0] <= w and dsize[1] <= h and dtype != np.float32
-                    tol = 0.0 if shrink else bounds[dtype]
+                    shrink = flag == "INTER_AREA" and dsize[0] <= w and dsize[1] <= h
+                    exact = (shrink or flag == "INTER_LINEAR_EXACT") and dtype != np.float32
+                    tol = 0.0 if exact else bounds[dtype]
                     assert np.abs(got - want.reshape(got.shape)).max() <= tol, (flag, dtype, channels, dsize)
 
 

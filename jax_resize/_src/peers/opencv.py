@@ -33,6 +33,7 @@ from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
 from ..execution import ordered as _ordered
+from . import opencv_linear_exact as _linear_exact
 
 
 class InterpolationFlags(enum.IntEnum):
@@ -49,7 +50,7 @@ class InterpolationFlags(enum.IntEnum):
     * ``INTER_AREA = 3``: pixel-area averaging when shrinking, OpenCV's bilinear variant otherwise.
     * ``INTER_LANCZOS4 = 4``: ``sinc(d) * sinc(d / 4)`` on 8 taps, normalised.
     * ``INTER_LINEAR_EXACT = 5``: ``INTER_LINEAR`` with OpenCV's bit-exact fixed point (8.8 bits
-      on uint8; other integer dtypes within 1 of it).
+      on uint8, 16.16 on int8 and 16-bit, 32.32 on int32).
     * ``INTER_NEAREST_EXACT = 6``: nearest neighbour ``floor((o + 0.5) * in / out)``, Pillow's rule.
 
     Example:
@@ -224,19 +225,6 @@ def fixed_coefficients(interpolation, in_size: int, out_size: int, inv_scale: fl
     return index, weight
 
 
-def exact_linear_coefficients(in_size: int, out_size: int, inv_scale: float):
-    """``INTER_LINEAR_EXACT``'s 8-bit table (``interpolationLinear``): ``f = (o + 0.5) / inv - 0.5``
-    in double, ``c1 = rint((f - floor(f)) * 256)``, ``(256 - c1, c1)``; positions left or right
-    of the image (or a 1-pixel axis) take the edge pixel with weight 256."""
-    f = (np.arange(out_size) + 0.5) * (1.0 / float(inv_scale)) - 0.5
-    i = np.floor(f)
-    inner = (i >= 0) & (i < in_size - 1) & (in_size > 1)
-    c1 = np.where(inner, np.rint((f - i) * 256), 0).astype(np.int32)
-    i = np.clip(i, 0, in_size - 1).astype(np.int64)
-    index = np.stack([i, np.minimum(i + 1, in_size - 1)], axis=1)
-    return index, np.stack([256 - c1, c1], axis=1)
-
-
 def _two_pass(x, rows, cols, lanes=None, *, form: str) -> jax.Array:
     """The horizontal pass in int32, then the vertical pass of ``form``: ``"mulhi"``
     (``VResizeLinearVec_32s8u``: ``((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2 >> 2``),
@@ -337,10 +325,12 @@ def _own_arithmetic(x, interpolation, dtype, out_hw, inv, ipp: bool = True) -> j
     area_fast = all(abs(v - i) < np.finfo(np.float64).eps for v, i in zip(scale, iscale))
     u8 = dtype == np.uint8
     if interpolation == INTER_LINEAR_EXACT:
-        if not (area_fast and iscale == (2, 2) and cn != 2):
-            if not u8:
-                return None
-            tables = exact_linear_coefficients(h, oh, inv_y), exact_linear_coefficients(w, ow, inv_x)
+        # OpenCV's 2x area route has no int8/int32 function (it asserts): those stay bit-exact linear
+        if not (area_fast and iscale == (2, 2) and cn != 2 and dtype.name in ("uint8", "uint16", "int16")):
+            if not u8:  # 16.16 (int8, 16-bit) or 32.32 (int32) fixed point; floats: INTER_LINEAR
+                return _linear_exact.resize(x, dtype, (oh, ow), inv) if dtype.kind in "iu" else None
+            coefficients = _linear_exact.exact_linear_coefficients
+            tables = coefficients(h, oh, inv_y), coefficients(w, ow, inv_x)
             return _ordered.program(_two_pass)(x, *_windowed(*tables, (oh, ow)), form="shift16")
         interpolation = INTER_AREA
     if interpolation == INTER_LINEAR and area_fast and iscale == (2, 2):
@@ -472,8 +462,10 @@ def cv2_resize(
 
     Returns:
       Array ``[out_h, out_w]`` or ``[out_h, out_w, C]`` of ``src``'s dtype; like OpenCV, a
-      one-channel ``[H, W, 1]`` image comes back as ``[out_h, out_w]``. int32/int64 images
-      compute in float32 unless ``jax_enable_x64`` is on. Beyond OpenCV: ``INTER_AREA``
+      one-channel ``[H, W, 1]`` image comes back as ``[out_h, out_w]``; int64 images are int32
+      values (as OpenCV's binding passes them) and come back int32 unless ``jax_enable_x64`` is
+      on. Beyond OpenCV: ``INTER_LINEAR_EXACT`` halving int8/int32 images (OpenCV's area route
+      has no function for them) gives its linear result; ``INTER_AREA``
       shrinking by a non-integer factor also accepts more than 4 channels (OpenCV asserts
       ``cn <= 4`` there).
 
@@ -487,7 +479,10 @@ def cv2_resize(
       ``INTER_CUBIC`` on 1, 3 or 4 channels of at least 4 x 4 pixels, which the wheel hands to
       Intel IPP (closed source): float weights, within 1 (a fraction of a percent of pixels);
       with ``ipp=False`` OpenCV's own, bit for bit with ``cv2.ipp.setUseIPP(False)``.
-    * uint16/int16: within 1 (IPP computes linear and cubic); ``INTER_AREA`` shrinking bit exact.
+    * uint16/int16: ``INTER_LINEAR_EXACT`` bit for bit (OpenCV's 16.16 fixed point with its
+      32.32 sums, emulated in 32-bit integers: :mod:`.opencv_linear_exact`), as are int8 (16.16)
+      and int32 (32.32, products rounded half away from zero); ``INTER_AREA`` shrinking bit
+      exact; the other filters within 1 (IPP computes linear and cubic).
     * float32/float64: within float32 rounding (about 1e-5 of the largest value).
     * Inside :func:`float_records` (a pipeline's device mode) 8-bit filters are float records,
       within 1.
