@@ -9,6 +9,7 @@ import pathlib
 import signal
 import subprocess
 import sys
+import zlib
 
 import numpy as np
 import pytest
@@ -179,6 +180,17 @@ def exact_programs(request):
 
     with jax_resize.exact_shapes():
         yield
+
+
+@pytest.fixture(autouse=True)
+def own_draws(request, monkeypatch):
+    """A test module's ``RNG`` restarted for each test, seeded by the module's and the test's names:
+    a test's random inputs never depend on which tests ran before it in its process (``-n 2``
+    splits a module between workers as their load goes)."""
+    rng = getattr(request.module, "RNG", None)
+    if isinstance(rng, np.random.Generator):
+        seed = zlib.crc32(f"{request.module.__name__}::{request.node.name}".encode())
+        monkeypatch.setattr(request.module, "RNG", np.random.default_rng(seed))
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import numpy as np
@@ -119,9 +119,11 @@ def resize(
         return resize_with_pillow_filter(
             image, shape, resample, pillow_version=version, precision=precision, strategy=strategy
         )
-    return resize_with_onnx_attributes(
-        image, shape, method, antialias=antialias, precision=precision, strategy=strategy
-    )
+    call = _prepared(image, shape, method)
+    if call.empty is not None:
+        return call.empty
+    ops = [(a, _jax_image.method_record(call.image.shape[a], call.shape[a], method, antialias)) for a in call.axes]
+    return _apply.run(call.image, ops, precision=precision, strategy=strategy, dtype=call.dtype)
 
 
 def resize_with_onnx_attributes(
@@ -171,15 +173,44 @@ def resize_with_onnx_attributes(
             f"{', '.join(map(repr, _jax_image.METHODS))} (call resize or resize_with_pillow_filter for {method!r})."
         )
     method = _jax_image.method_name(method)
-    image, dtype = _frontend.prologue("image", image)
-    shape = _frontend.output_size(_v.shape_tuple("shape", shape, image.ndim), "shape")
     _v.choice("coordinate_transformation_mode", coordinate_transformation_mode, _onnx.COORDINATE_TRANSFORMATION_MODES)
     if nearest_mode is not None:
         _v.choice("nearest_mode", nearest_mode, _onnx.NEAREST_MODES)
+    crop = coordinate_transformation_mode == "tf_crop_and_resize"
+    call = _prepared(image, shape, method, crop=crop, roi=roi)
+    if call.empty is not None:
+        return call.empty
+    options = (method, antialias, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside)
+    ops = [(a, _axis_record(call.image.shape[a], call.shape[a], call.pairs[a], *options)) for a in call.axes]
+    return _apply.run(
+        call.image,
+        ops,
+        extrapolation_value=extrapolation_value,
+        precision=precision,
+        strategy=strategy,
+        dtype=call.dtype,
+    )
+
+
+class _Prepared(NamedTuple):
+    """A call of :func:`resize` or :func:`resize_with_onnx_attributes` after its checks."""
+
+    image: jax.Array
+    shape: tuple[int, ...]
+    dtype: Any  # the result's when it is not the image's (filters give integers the default float type)
+    axes: list[int]  # the axes resampled: those that change, or that a roi crops
+    pairs: list  # per axis, the roi's (start, end) (``tf_crop_and_resize``) or None
+    empty: jax.Array | None  # the result when it is empty (no axis's weights built)
+
+
+def _prepared(image, shape, method: str, *, crop: bool = False, roi=None) -> _Prepared:
+    """The prologue of the jax.image methods: ``image`` and ``shape`` checked, the result's dtype,
+    the axes to resample (``crop``: ``tf_crop_and_resize`` with ``roi``)."""
+    image, dtype = _frontend.prologue("image", image)
+    shape = _frontend.output_size(_v.shape_tuple("shape", shape, image.ndim), "shape")
     out_dtype = None
     if method != "nearest" and dtype.kind in "biu":  # jax.image's rule: a float result
         out_dtype = jax.dtypes.canonicalize_dtype(np.float64)
-    crop = coordinate_transformation_mode == "tf_crop_and_resize"
     roi_traced = crop and _v.is_traced(roi)
     pairs = _v.roi_pairs(roi, image.ndim) if crop else [None] * image.ndim
     axes = [
@@ -188,14 +219,7 @@ def resize_with_onnx_attributes(
         if n != o or roi_traced or not (r is None or (float(r[0]) == 0.0 and float(r[1]) == 1.0))
     ]
     _v.check_empty_axes([image.shape[a] for a in axes], [shape[a] for a in axes], axes)
-    empty = _frontend.empty_output(shape, out_dtype or image.dtype)
-    if empty is not None:  # no axis's weights (another axis may be huge)
-        return empty
-    options = (method, antialias, coordinate_transformation_mode, nearest_mode, cubic_coeff_a, exclude_outside)
-    ops = [(axis, _axis_record(image.shape[axis], shape[axis], pairs[axis], *options)) for axis in axes]
-    return _apply.run(
-        image, ops, extrapolation_value=extrapolation_value, precision=precision, strategy=strategy, dtype=out_dtype
-    )
+    return _Prepared(image, shape, out_dtype, axes, pairs, _frontend.empty_output(shape, out_dtype or image.dtype))
 
 
 def resize_with_pillow_filter(

@@ -147,6 +147,14 @@ def filter_record(n, o, roi, method, antialias, rule, cubic_coeff_a, exclude_out
     return taps.with_outside(outside)
 
 
+def method_record(n: int, o: int, method: str, antialias: bool) -> _records.Record:
+    """One axis ``n -> o`` (both > 0) of ``jax.image.resize``: :func:`nearest_record` for nearest,
+    else the method's filter at half-pixel coordinates (:func:`filter_record`)."""
+    if method == "nearest":
+        return nearest_record(n, o)
+    return filter_record(n, o, None, method, antialias, "half_pixel", None, None)
+
+
 def scale_and_translate(
     image: ArrayLike,
     shape,
