@@ -120,8 +120,7 @@ class Resize(_grain.transforms.Map):
         (separately, each resized size compiles its own).
       device: compute only the geometry here (numpy): the element becomes pending, for
         :func:`batch` and :func:`on_device` (which resizes on the device, with the same pixels;
-        ``preset="opencv"`` filters there are float records, within 1 of OpenCV's 8-bit
-        arithmetic, which the host mode reproduces bit for bit).
+        ``preset="opencv"`` too: OpenCV's integer arithmetic, its tables stacked per batch).
 
     Raises:
       ValueError / TypeError: when built, for a size, method, preset or flag not allowed; when
@@ -357,9 +356,9 @@ def batch(elements):
 def on_device(iterator, *, sharding=None):
     """Yields the batches of ``iterator`` with each pending batch resized on the device: a
     ``jax.Array`` ``[B, H, W(, C)]`` with the pixels of the host mode (bit for bit for uint8
-    results of torchvision, pillow and every nearest method; OpenCV's filters, which sum in float,
-    within 1; float results within float32 rounding), computed by one program per padded shape of the grid, output shape
-    and preset (never per image size).
+    results of torchvision, pillow and opencv, every method; float results within float32
+    rounding), computed by one program per padded shape of the grid, output shape and preset
+    (never per image size).
 
     Args:
       iterator: grain batches made with ``batch_fn=jax_resize.grain.batch``.

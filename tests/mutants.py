@@ -128,7 +128,7 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "opencv_linear_single_rounding",
-        "jax_resize/_src/peers/opencv.py",
+        "jax_resize/_src/peers/opencv_routes.py",
         "(((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2",
         "(b[:, 0] * g[:, 0] + b[:, 1] * g[:, 1] + (1 << 21)) >> 22",
         "OpenCV's 8-bit INTER_LINEAR vertical pass rounded once, not as its vector code truncates",
@@ -136,9 +136,9 @@ MUTANTS: tuple[Mutant, ...] = (
     ),
     Mutant(
         "opencv_area_blocks_half_even",
-        "jax_resize/_src/peers/opencv.py",
-        "        full = (sums + 2) >> 2\n",
-        "        full = jnp.rint(sums / 4).astype(jnp.int32)\n",
+        "jax_resize/_src/peers/opencv_routes.py",
+        "full = jnp.where(pairs, (sums + 2) >> 2, ",
+        "full = jnp.where(pairs, jnp.rint(sums / 4).astype(jnp.int32), ",
         "OpenCV's 2x2 INTER_AREA blocks rounded half to even, not (sum + 2) >> 2",
         {"tests/test_compat_cv2.py": r"^test_uint8_photos_and_noise_bit_for_bit\[INTER_AREA\]$"},
     ),

@@ -42,7 +42,7 @@ PEERS = ["onnx", "openvino", "jax_image", "pillow", "torch", "opencv", "tensorfl
 # TensorFlow's per-axis kernels; OpenCV's INTER_LINEAR_EXACT fixed point). Rules two peers share
 # live below the peers, in the core.
 PEER_PARTS = {
-    "opencv": {"opencv_linear_exact"},
+    "opencv": {"opencv_linear_exact", "opencv_routes"},
     "pillow": {"pillow_modes", "pillow_releases"},
     "tensorflow": {"tensorflow_kernels"},
 }

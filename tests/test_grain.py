@@ -223,6 +223,7 @@ DEVICE_CASES = {
     "random_resized_crop": lambda d: [RandomResizedCrop(64, device=d)],
     "letterbox_tf": lambda d: [ResizeWithPad(72, device=d)],
     "pillow_key": lambda d: [Resize(80, crop=(64, 72), preset="pillow", method="lanczos", key="image", device=d)],
+    "opencv_area": lambda d: [Resize(64, crop=56, preset="opencv", method="area", device=d)],
 }
 
 

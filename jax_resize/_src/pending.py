@@ -9,6 +9,8 @@ are stacked with their taps zero-padded to a power of two and applied by one ``v
 per (padded shape, canvas, preset, method, tap widths, pass orders). Zero taps and zero padding
 add exact zeros, so integer presets equal the host mode bit for bit; float results (``tf``,
 ``jax``) equal it within float32 rounding (the pass order is chosen on the padded shape).
+OpenCV's own arithmetic gives plans instead (``peers.opencv.planned``: route and tables), stacked
+the same way and run by the host mode's executor, each route selected per image: bit for bit.
 """
 
 from __future__ import annotations
@@ -151,26 +153,30 @@ class _Call(NamedTuple):
     options: tuple
     in_dtype: Any
     out_dtype: Any
+    plan: Any = None  # OpenCV's own arithmetic: its route and tables (``peers.opencv.plan``)
 
 
 @functools.lru_cache(maxsize=4096)
 def _call(shape, dtype, resized, window, preset: str, method: str, antialias: bool) -> _Call:
     """The records the host mode applies to an image of ``shape``: its front end called with the
-    applications recorded (:func:`.execution.apply.recorded`); a front end that computes anything
-    besides its one application (its jaxpr shows more than layout) is refused."""
+    applications recorded (:func:`.execution.apply.recorded`) and OpenCV's own arithmetic planned
+    (``peers.opencv.planned``: its integer tables, not a linear map); a front end that computes
+    anything besides its one application or plan (its jaxpr shows more than layout) is refused."""
     from .execution import apply
-    from .peers import opencv  # its 8-bit arithmetic is no linear map: device mode takes its float records
+    from .peers import opencv
 
     front_end = functools.partial(_t.preset_resize, size=resized, method=method, preset=preset, antialias=antialias)
-    with opencv.float_records(), apply.recorded() as applications:
+    with opencv.planned() as plans, apply.recorded() as applications:
         jaxpr = jax.make_jaxpr(lambda x: front_end(x, window=window))(jax.ShapeDtypeStruct(shape, dtype))
     others = {e.primitive.name for e in jaxpr.eqns} - _LAYOUT
-    if len(applications) > 1 or others:
+    if len(applications) + len(plans) > 1 or others:
         raise ValueError(
             f"device=True cannot resize {preset!r} {method!r} images of shape {shape}: its front end "
             f"computes more than one application ({sorted(others)}); use device=False."
         )
     out_dtype = jaxpr.out_avals[0].dtype
+    if plans:
+        return _Call((), (), np.dtype(dtype), out_dtype, plans[0])
     if not applications:
         return _Call((), (), out_dtype, out_dtype)
     (found,) = applications
@@ -216,8 +222,10 @@ class _Structure(NamedTuple):
 
     kinds: tuple  # per image axis: "gather" or "taps"
     # the applications met, ``(pass order, run()'s keywords, dtype read)`` each: one unless the
-    # images of a batch take different integer pass orders (Pillow) or policies (OpenCV's area)
+    # images of a batch take different integer pass orders (Pillow) or policies
     variants: tuple
+    # the routes of OpenCV's own arithmetic met, ``(route, dtype)`` each (choices after the variants)
+    routes: tuple = ()
 
 
 def _variant(call: _Call, ordered: bool) -> tuple:
@@ -227,7 +235,8 @@ def _variant(call: _Call, ordered: bool) -> tuple:
 
 
 def _batch_records(pb: PendingBatch):
-    """``(records, choice, structure)``: per image, its placed record per axis and its variant."""
+    """``(records, choice, structure, (plans, places))``: per image, its placed record per axis, its
+    variant (or route), its OpenCV plan (or None) and where its window sits in the canvas."""
     padded = pb.images.shape[1:3]
     geometry = pb.geometry.tolist()
     calls = [
@@ -236,7 +245,9 @@ def _batch_records(pb: PendingBatch):
     ]
     if len({c.out_dtype for c in calls}) > 1:
         raise ValueError(f"{pb.preset!r} {pb.method!r}: the images of this batch give different dtypes.")
-    applied = [c for c in calls if c.records] or [calls[0]._replace(options=(("dtype", calls[0].out_dtype),))]
+    plain = [c for c in calls if c.plan is None]
+    applied = [c for c in plain if c.records] or [c._replace(options=(("dtype", c.out_dtype),)) for c in plain[:1]]
+    routes = tuple(sorted({(c.plan.route, c.plan.dtype) for c in calls if c.plan is not None}))
 
     def ordered(call):  # an integer per-pass policy: the library's pass order is part of the result
         policy = _integer_policy(call.options)
@@ -248,14 +259,21 @@ def _batch_records(pb: PendingBatch):
         found = dict(call.records)
         axes = []
         for a, (start, length, place, n) in enumerate(((t, wh, pt, h), (le, ww, pl, w))):
+            if call.plan is not None:  # unused (its plan's route computes it): a gather of row 0
+                found[a] = _records.Gather(np.zeros(length, np.int32), n)
             record = _placed(found.get(a) or _identity(start, length, n), place, pb.canvas[a], padded[a])
             kinds[a] = "taps" if isinstance(record, _records.Taps) else kinds[a]
             axes.append(record)
         records.append(axes)
-        choice.append(variants.index(_variant(call, ordered(call))) if call.records else 0)
+        if call.plan is not None:
+            choice.append(len(variants) + routes.index((call.plan.route, call.plan.dtype)))
+        else:
+            choice.append(variants.index(_variant(call, ordered(call))) if call.records else 0)
     for axes, i in zip(records, choice):  # one kind per axis, then the variant's weights
-        axes[:] = [_apply_fixed(_as_taps(r) if k == "taps" else r, dict(variants[i][1])) for r, k in zip(axes, kinds)]
-    return records, np.array(choice, np.int32), _Structure(tuple(kinds), variants)
+        kw = dict(variants[i][1]) if i < len(variants) else {}
+        axes[:] = [_apply_fixed(_as_taps(r) if k == "taps" else r, kw) for r, k in zip(axes, kinds)]
+    plans = [c.plan for c in calls], [(pt, pl) for *_, pt, pl in geometry]
+    return records, np.array(choice, np.int32), _Structure(tuple(kinds), variants, routes), plans
 
 
 def _stack(records, structure: _Structure):
@@ -297,10 +315,11 @@ PROGRAMS: set = set()
 
 
 @functools.partial(jax.jit, static_argnames=("structure",))
-def _program(images, arrays, choice, structure: _Structure):
+def _program(images, arrays, choice, routes, structure: _Structure):
     import jax.numpy as jnp
 
     from .execution import apply
+    from .peers import opencv
 
     def record(a, entry, in_size, fixed):
         outside = entry.get("outside")
@@ -310,7 +329,7 @@ def _program(images, arrays, choice, structure: _Structure):
             return _records.FixedTaps(entry["index"], entry["weight"].astype(jnp.int32), in_size, outside)
         return _records.Taps(entry["index"], entry["weight"], in_size, outside)
 
-    def one(image, arrays, choice):
+    def one(image, arrays, choice, routes):
         out = None
         for i, (order, options, in_dtype) in enumerate(structure.variants):
             policy = _integer_policy(options)
@@ -318,9 +337,12 @@ def _program(images, arrays, choice, structure: _Structure):
             ops = [(a, record(a, arrays[a], image.shape[a], fixed)) for a in order]
             result = apply.run(image.astype(in_dtype), ops, **dict(options))
             out = result if out is None else jnp.where(choice == i, result, out)
+        for j, ((route, dtype), tables) in enumerate(zip(structure.routes, routes)):
+            result = opencv.execute(image, *tables, route=route, dtype=dtype)
+            out = result if out is None else jnp.where(choice == len(structure.variants) + j, result, out)
         return out
 
-    return jax.vmap(one)(images, arrays, choice)
+    return jax.vmap(one)(images, arrays, choice, routes)
 
 
 def resize_batch(pb: PendingBatch, sharding=None) -> jax.Array:
@@ -329,9 +351,15 @@ def resize_batch(pb: PendingBatch, sharding=None) -> jax.Array:
     ``sharding``: where the batch's inputs (and so the program) are placed, e.g. a
     ``NamedSharding`` splitting the first axis over a mesh; default: the default device.
     """
-    records, choice, structure = _batch_records(pb)
+    records, choice, structure, (plans, places) = _batch_records(pb)
     arrays = _stack(records, structure)
-    args = (pb.images, arrays, choice)
+    if structure.routes:
+        from .peers import opencv
+
+        routes = tuple(opencv.stacked(plans, places, pb.canvas, route) for route, _ in structure.routes)
+    else:
+        routes = ()
+    args = (pb.images, arrays, choice, routes)
     PROGRAMS.add((structure, tuple((a.shape, a.dtype.str) for a in jax.tree_util.tree_leaves(args))))
     if sharding is not None:
         args = jax.device_put(args, _batch_sharding(sharding))

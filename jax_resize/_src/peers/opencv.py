@@ -2,24 +2,21 @@
 
 Contract: same arguments (``dsize`` is ``(width, height)``), flags, size rule and output shapes as
 ``cv2.resize`` (opencv-python 5.1, ``modules/imgproc/src/resize.cpp``) for ``[H, W]`` and
-``[H, W, C]`` images. 8-bit filters run OpenCV's own integer arithmetic (:func:`_own_arithmetic`:
-its tables, one program per shape from :mod:`..execution.ordered`), bit for bit with the x86-64
-wheel; ``INTER_CUBIC`` where the wheel calls Intel IPP, the nearest flags and the other dtypes
-take one float record per resized axis (:func:`axis_record`; ``INTER_NEAREST_EXACT`` is Pillow's
-rule, :func:`..clipped_windows.nearest_indices`), ``INTER_AREA`` shrinks of 16-bit and float32 images OpenCV's
-summation order.
+``[H, W, C]`` images. 8-bit filters run OpenCV's own integer arithmetic (:func:`plan`: a route
+and its tables, run by :mod:`.opencv_routes`, one program per shape), bit for bit with the x86-64
+wheel (``INTER_CUBIC`` where the wheel calls Intel IPP: float32 taps summed in order); the nearest
+flags and the other dtypes take one float record per resized axis (:func:`axis_record`;
+``INTER_NEAREST_EXACT`` is Pillow's rule, :func:`..clipped_windows.nearest_indices`),
+``INTER_AREA`` shrinks of 16-bit and float32 images OpenCV's summation order.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import enum
 import math
 import numbers
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax.typing import ArrayLike
 
@@ -28,12 +25,12 @@ from .. import clipped_windows as _windows
 from .. import frontend as _frontend
 from .. import kernels as _kernels
 from .. import records as _records
-from .. import rounding as _rounding
 from .. import validation as _v
 from .. import weights as _weights
 from ..execution import apply as _apply
 from ..execution import ordered as _ordered
 from . import opencv_linear_exact as _linear_exact
+from . import opencv_routes as _routes
 
 
 class InterpolationFlags(enum.IntEnum):
@@ -159,8 +156,6 @@ def area_linear_taps(in_size: int, out_size: int, inv_scale: float):
 # ``resizeAreaFast_``, ``ResizeArea_Invoker``): host tables, one program per shape -----------------
 
 _F32 = np.float32
-#: values per iteration of ``VResizeCubicVec_32s8u``'s loop in the x86-64 wheel (AVX2 dispatch)
-_CUBIC_LANES = 8
 _S45 = 0.70710678118654752440084436210485
 _LANCZOS4_CS = ((1, 0), (-_S45, -_S45), (0, 1), (_S45, -_S45), (-1, 0), (_S45, _S45), (0, -1), (-_S45, _S45))
 
@@ -225,66 +220,6 @@ def fixed_coefficients(interpolation, in_size: int, out_size: int, inv_scale: fl
     return index, weight
 
 
-def _two_pass(x, rows, cols, lanes=None, *, form: str) -> jax.Array:
-    """The horizontal pass in int32, then the vertical pass of ``form``: ``"mulhi"``
-    (``VResizeLinearVec_32s8u``: ``((b0 * (S0 >> 4)) >> 16) + ((b1 * (S1 >> 4)) >> 16) + 2 >> 2``),
-    ``"shift22"`` (``(sum + 2**21) >> 22``), ``"shift16"`` (``resize_bitExact``: ``(sum + 2**15)
-    >> 16``) or ``"float"`` (``VResizeCubicVec_32s8u``: float32 ``((t2 + t3) + t1) + t0`` with
-    ``t = S * (b * 2**-22)``, rounded half to even, where ``lanes`` (``[out_w(, C)]`` bool: the
-    vector loop's values, :func:`_vector_lanes`), else as ``"shift22"``)."""
-    s = _ordered.int_pass(x, 1, *cols)
-    index, weight = rows
-    if form in ("shift22", "shift16"):
-        bits = 22 if form == "shift22" else 16
-        return _rounding.to_output((_ordered.int_pass(s, 0, index, weight) + (1 << (bits - 1))) >> bits, np.uint8)
-    g = jnp.take(s, jnp.asarray(index, jnp.int32), axis=0)  # [out_h, k, out_w(, C)]
-    b = jnp.asarray(weight, jnp.int32).reshape(weight.shape + (1,) * (s.ndim - 1))
-    if form == "mulhi":
-        return _rounding.to_output(
-            (((b[:, 0] * (g[:, 0] >> 4)) >> 16) + ((b[:, 1] * (g[:, 1] >> 4)) >> 16) + 2) >> 2, np.uint8
-        )
-    # S * b fits int32 (|S| < 2**20, |b| < 2**12), so its float32 conversion is the float32 product
-    # (no fused multiply-add can change it); 2**-22 scales exactly
-    t = [(g[:, j] * b[:, j]).astype(jnp.float32) * _F32(1.0 / (1 << 22)) for j in range(4)]
-    vector = jnp.rint(((t[2] + t[3]) + t[1]) + t[0]).astype(jnp.int32)
-    return _rounding.to_output(jnp.where(lanes, vector, (jnp.sum(g * b, axis=1) + (1 << 21)) >> 22), np.uint8)
-
-
-def _vector_lanes(out_w: int, cn: int) -> np.ndarray:
-    """``VResizeCubicVec_32s8u`` takes whole groups of :data:`_CUBIC_LANES` values of a row
-    (``out_w * cn`` of them); the row's rest is the scalar loop's. ``[out_w, cn]`` bool."""
-    n = out_w * cn
-    return (np.arange(n) < n - n % _CUBIC_LANES).reshape(out_w, cn)
-
-
-def _area_blocks(x, *, block: tuple[int, int], out_hw: tuple[int, int], pairs: bool, dtype: str) -> jax.Array:
-    """``resizeAreaFast_`` (integer ``block = (sy, sx)``): whole blocks ``(sum + 2) >> 2`` where
-    ``pairs`` (2x2 blocks of 1, 3 or 4 channels), else ``rint(f32(sum) * f32(1 / area))``; blocks
-    cut by the image's right or bottom edge ``rint(f32(sum) / f32(count))``."""
-    (by, bx), (oh, ow), (h, w) = block, out_hw, x.shape[:2]
-    pad = [(0, max(oh * by - h, 0)), (0, max(ow * bx - w, 0))] + [(0, 0)] * (x.ndim - 2)
-    y = jnp.pad(x.astype(jnp.int32), pad)[: oh * by, : ow * bx]
-    sums = y.reshape((oh, by, ow, bx) + x.shape[2:]).sum(axis=(1, 3))
-    rows = np.clip(h - np.arange(oh) * by, 0, by)
-    cols = np.clip(w - np.arange(ow) * bx, 0, bx)
-    whole = (rows == by)[:, None] & (np.arange(ow) < w // bx)[None, :]
-    count = np.maximum(rows[:, None] * cols[None, :], 1).astype(np.float32)
-    tail = (1,) * (x.ndim - 2)
-    whole, count = whole.reshape(whole.shape + tail), count.reshape(count.shape + tail)
-    if pairs:
-        full = (sums + 2) >> 2
-    else:
-        full = jnp.rint(sums.astype(jnp.float32) * _F32(1.0 / (by * bx))).astype(jnp.int32)
-    part = jnp.rint(_ordered.divided(sums.astype(jnp.float32), count)).astype(jnp.int32)
-    return _rounding.to_output(jnp.where(whole, full, part), dtype)
-
-
-def _area_ordered(x, rows, cols, *, dtype: str) -> jax.Array:
-    """``ResizeArea_Invoker``: each input row's float32 sums in :func:`area_table` order, then the
-    rows' weighted float32 sums in order; ``saturate_cast`` (half to even) to integer ``dtype``."""
-    return _rounding.to_output(_ordered.ordered_pass(_ordered.ordered_pass(x, 1, *cols), 0, *rows), dtype)
-
-
 def _windowed(rows, cols, out_hw):
     """The row and column tables cut to a pipeline's output window (:func:`.apply.window_of`)."""
     ys, xs = _apply.window_of(0, out_hw[0]), _apply.window_of(1, out_hw[1])
@@ -298,26 +233,60 @@ def _ipp_cubic(h: int, w: int, cn: int) -> bool:
     return cn in (1, 3, 4) and h >= 4 and w >= 4
 
 
-_FLOAT_RECORDS: contextvars.ContextVar = contextvars.ContextVar("jax_resize_cv2_float_records", default=False)
+# a pipeline's device mode: plans recorded, stacked across images, run vmap-ed by the host's executor
+planned, execute, stacked = _routes.planned, _routes.execute, _routes.stacked
+_two_pass = _routes.two_pass
 
 
-@contextlib.contextmanager
-def float_records():
-    """Inside this block :func:`cv2_resize` applies float records on every path (one linear map per
-    axis, what a pipeline's device mode stacks across images): 8-bit results within 1 of OpenCV's
-    own arithmetic instead of bit for bit."""
-    token = _FLOAT_RECORDS.set(True)
-    try:
-        yield
-    finally:
-        _FLOAT_RECORDS.reset(token)
+def _float_taps(interpolation, in_size: int, out_size: int, inv_scale: float):
+    """:func:`axis_record`'s taps as ``(index, weight)`` int32 / float32 ``[out, k]`` (an identity: 1 tap)."""
+    record = axis_record(interpolation, in_size, out_size, inv_scale)
+    if record is None:
+        return np.arange(in_size, dtype=np.int32)[:, None], np.ones((in_size, 1), np.float32)
+    return np.asarray(record.index, np.int32), np.asarray(record.weight, np.float32)
+
+
+def plan(interpolation, shape, dtype, out_hw, inv, ipp: bool = True) -> _routes.Plan | None:
+    """``cv::hal::resize``'s route with OpenCV's own arithmetic for an image of ``shape`` (``[H, W]``
+    or ``[H, W, C]``) and ``dtype`` resized to ``out_hw`` with ``inv = (inv_y, inv_x)``, its tables
+    cut to a pipeline's output window, or None (the float records serve: the nearest flags, other
+    dtypes). Where the wheel calls Intel IPP (8-bit ``INTER_CUBIC``, :func:`_ipp_cubic`): float32
+    taps summed in order, horizontal pass first. ``INTER_LINEAR_EXACT`` is not planned here."""
+    (h, w), (oh, ow), (inv_y, inv_x) = shape[:2], out_hw, inv
+    cn = shape[2] if len(shape) == 3 else 1
+    scale = (1.0 / inv_y, 1.0 / inv_x)
+    iscale = tuple(int(np.rint(v)) for v in scale)
+    area_fast = all(abs(v - i) < np.finfo(np.float64).eps for v, i in zip(scale, iscale))
+    if interpolation == INTER_LINEAR and area_fast and iscale == (2, 2):
+        interpolation = INTER_AREA
+    if interpolation == INTER_AREA and min(scale) >= 1:
+        if area_fast:
+            if dtype.name not in ("uint8", "uint16", "int16"):
+                return None
+            pairs = iscale == (2, 2) and cn in (1, 3, 4)
+            tables = _routes.block_taps(h, oh, iscale[0]), _routes.block_taps(w, ow, iscale[1])
+            scalars = (np.asarray(pairs), np.asarray(1.0 / (iscale[0] * iscale[1]), np.float32))
+            return _routes.Plan("blocks", *_windowed(*tables, (oh, ow)), scalars, dtype.name)
+        if dtype.name not in ("uint8", "uint16", "int16", "float32"):
+            return None
+        tables = [area_table(h, oh, scale[0]), area_table(w, ow, scale[1])]
+        tables = [(i.astype(np.int32), wt.astype(np.float32)) for i, wt in tables]
+        return _routes.Plan("ordered", *_windowed(*tables, (oh, ow)), (), dtype.name)
+    if dtype != np.uint8 or interpolation in _NEAREST:
+        return None
+    if interpolation == INTER_CUBIC and ipp and _ipp_cubic(h, w, cn):  # IPP's closed code, within 1
+        tables = [_float_taps(INTER_CUBIC, n, o, i) for n, o, i in ((h, oh, inv_y), (w, ow, inv_x))]
+        return _routes.Plan("ordered", *_windowed(*tables, (oh, ow)), (), "uint8")
+    form = {INTER_LINEAR: "mulhi", INTER_AREA: "mulhi", INTER_LANCZOS4: "shift22", INTER_CUBIC: "float"}[interpolation]
+    rows = fixed_coefficients(interpolation, h, oh, inv_y, clamp=False)
+    cols = fixed_coefficients(interpolation, w, ow, inv_x, clamp=form == "mulhi")
+    cols = cols + (_routes.vector_lanes(ow, cn),) if form == "float" else cols
+    return _routes.Plan(form, *_windowed(rows, cols, (oh, ow)), (), "uint8")
 
 
 def _own_arithmetic(x, interpolation, dtype, out_hw, inv, ipp: bool = True) -> jax.Array | None:
-    """``cv::hal::resize``'s routes with OpenCV's own arithmetic, or None (the float records serve:
-    other dtypes, and the paths where the wheel calls Intel IPP). ``inv = (inv_y, inv_x)``."""
-    if _FLOAT_RECORDS.get():
-        return None
+    """``cv::hal::resize``'s routes with OpenCV's own arithmetic (:func:`plan`, run by
+    :func:`.opencv_routes.run`), or None (the float records serve). ``inv = (inv_y, inv_x)``."""
     (h, w), (oh, ow), (inv_y, inv_x) = x.shape[:2], out_hw, inv
     cn = x.shape[2] if x.ndim == 3 else 1
     scale = (1.0 / inv_y, 1.0 / inv_x)
@@ -333,30 +302,8 @@ def _own_arithmetic(x, interpolation, dtype, out_hw, inv, ipp: bool = True) -> j
             tables = coefficients(h, oh, inv_y), coefficients(w, ow, inv_x)
             return _ordered.program(_two_pass)(x, *_windowed(*tables, (oh, ow)), form="shift16")
         interpolation = INTER_AREA
-    if interpolation == INTER_LINEAR and area_fast and iscale == (2, 2):
-        interpolation = INTER_AREA
-    if interpolation == INTER_AREA and min(scale) >= 1:
-        if area_fast:
-            if dtype.name not in ("uint8", "uint16", "int16"):
-                return None
-            pairs = iscale == (2, 2) and cn in (1, 3, 4)
-            y = _ordered.program(_area_blocks)(x, block=iscale, out_hw=(oh, ow), pairs=pairs, dtype=dtype.name)
-            return y[_apply.window_of(0, oh), _apply.window_of(1, ow)]
-        if dtype.name not in ("uint8", "uint16", "int16", "float32"):
-            return None
-        tables = area_table(h, oh, scale[0]), area_table(w, ow, scale[1])
-        return _ordered.program(_area_ordered)(x, *_windowed(*tables, (oh, ow)), dtype=dtype.name)
-    if not u8 or interpolation in _NEAREST or (interpolation == INTER_CUBIC and ipp and _ipp_cubic(h, w, cn)):
-        return None
-    form = {INTER_LINEAR: "mulhi", INTER_AREA: "mulhi", INTER_LANCZOS4: "shift22", INTER_CUBIC: "float"}
-    rows = fixed_coefficients(interpolation, h, oh, inv_y, clamp=False)
-    cols = fixed_coefficients(interpolation, w, ow, inv_x, clamp=form[interpolation] == "mulhi")
-    lanes = _vector_lanes(ow, cn).reshape((ow, cn) if x.ndim == 3 else (ow,))
-    xs = _apply.window_of(1, ow)  # a pipeline's crop: only its outputs
-    rows, cols = _windowed(rows, cols, (oh, ow))
-    return _ordered.program(_two_pass)(
-        x, rows, cols, lanes[xs] if form[interpolation] == "float" else None, form=form[interpolation]
-    )
+    found = plan(interpolation, x.shape, dtype, out_hw, inv, ipp)
+    return None if found is None else _routes.run(x, found)
 
 
 def _interpolation(value) -> InterpolationFlags:
@@ -477,15 +424,16 @@ def cv2_resize(
       float sums in OpenCV's order, ``INTER_LANCZOS4``'s 22-bit shift, ``INTER_CUBIC``'s float32
       vector loop and integer tail (groups of 8 values: the wheel's AVX2 dispatch). Except
       ``INTER_CUBIC`` on 1, 3 or 4 channels of at least 4 x 4 pixels, which the wheel hands to
-      Intel IPP (closed source): float weights, within 1 (a fraction of a percent of pixels);
+      Intel IPP (closed source): float32 weights summed in tap order, horizontal pass first,
+      within 1 (a fraction of a percent of pixels);
       with ``ipp=False`` OpenCV's own, bit for bit with ``cv2.ipp.setUseIPP(False)``.
     * uint16/int16: ``INTER_LINEAR_EXACT`` bit for bit (OpenCV's 16.16 fixed point with its
       32.32 sums, emulated in 32-bit integers: :mod:`.opencv_linear_exact`), as are int8 (16.16)
       and int32 (32.32, products rounded half away from zero); ``INTER_AREA`` shrinking bit
       exact; the other filters within 1 (IPP computes linear and cubic).
     * float32/float64: within float32 rounding (about 1e-5 of the largest value).
-    * Inside :func:`float_records` (a pipeline's device mode) 8-bit filters are float records,
-      within 1.
+    * A pipeline's device mode (``jax_resize.grain``, ``device=True``) runs the same plans
+      (:func:`plan`) stacked across images: the same bits, IPP's cubic included.
 
     Raises:
       ValueError: rank not 2 or 3, an empty image, unknown ``interpolation``, negative ``dsize``
