@@ -5,8 +5,8 @@ Needs ``grain`` (``pip install "jax_resize[grain]"``); ``import jax_resize`` doe
 Each transform is a frozen, picklable dataclass (a ``grain.transforms.Map`` or ``RandomMap``),
 options keyword-only, acting on an image element ``[H, W]`` / ``[H, W, C]`` (numpy, channels last)
 or with ``key=`` on that entry of a dict element. Pixels follow ``preset``'s library with its method
-names (``"torchvision"``, ``"pillow"`` (Pillow 13; ``"pillow12"``: Pillow 12.3's bits), ``"tf"``,
-``"opencv"``, ``"jax"``); dtypes and exactness:
+names (``"torchvision"``, ``"pillow"`` (Pillow 13; ``"pillow12"``: Pillow 12.3's bits;
+``"pillow11"``: Pillow 10.1-12.1's), ``"tf"``, ``"opencv"``, ``"jax"``); dtypes and exactness:
 :func:`jax_resize._src.transforms.resample`. ``output_shape(input_shape)`` gives the output shape.
 With ``device=True`` the workers compute geometry only and :func:`on_device` resizes each batch
 stacked by :func:`batch` on the accelerator.
@@ -113,7 +113,8 @@ class Resize(_grain.transforms.Map):
       antialias: filter over the scaled support when shrinking (Pillow always does, OpenCV never:
         pass ``False`` with ``preset="opencv"``).
       preset: ``"torchvision"`` (default), ``"pillow"`` (Pillow 13), ``"pillow12"`` (Pillow 12.3:
-        ``compat.pil_resize``'s ``pillow_version="12"``), ``"tf"``, ``"opencv"``, ``"jax"``.
+        ``compat.pil_resize``'s ``pillow_version="12"``), ``"pillow11"`` (Pillow 10.1-12.1:
+        ``pillow_version="11"``), ``"tf"``, ``"opencv"``, ``"jax"``.
       key: the entry of a dict element to resize; ``None``: the element is the image.
       crop: ``Resize(size)`` then ``CenterCrop(crop)`` (an int or ``(height, width)``), the same
         pixels computed as one resize of the crop's shape: every image size shares its programs

@@ -365,7 +365,7 @@ def test_two_calls_give_the_same_bits():
     assert np.array_equal(once, np.asarray(jitted(x))) and np.array_equal(once, np.asarray(jitted(x)))
 
 
-@pytest.mark.parametrize("value", [12, "12.3", "11", None, 13.0])
+@pytest.mark.parametrize("value", [12, "12.3", "10", None, 13.0])
 def test_unknown_pillow_version_is_refused(value):
     with pytest.raises(ValueError, match=r"pillow_version=.*allowed values: '13', '12'"):
         compat.pil_resize(np.zeros((4, 4), np.uint8), (2, 2), compat.BILINEAR, pillow_version=value)

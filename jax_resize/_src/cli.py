@@ -54,7 +54,7 @@ CUBIC = (
 APPLIES = {
     "coordinate_transformation_mode": ONNX_MODES + OPENVINO_MODES,
     "nearest_mode": ("nearest",),
-    "cubic_coeff_a": ("cubic", "bicubic_pillow", "cubic-pytorch", "pil_bicubic", "pil12_bicubic"),
+    "cubic_coeff_a": ("cubic", "bicubic_pillow", "cubic-pytorch", "pil_bicubic", "pil12_bicubic", "pil11_bicubic"),
     "exclude_outside": ("linear", "cubic"),
     "antialias": ("linear", "cubic", "linear_onnx", "bilinear_pillow", "bicubic_pillow", "lanczos3", "lanczos5")
     + ("cubic-pytorch",),
@@ -347,7 +347,7 @@ def resize_fn(plan: Plan, batched: bool, alpha: bool):
         return y if y.dtype == dtype else _rounding.to_output(y, dtype)
 
     def run(x):
-        if not alpha or pil_alpha or plan.mode in ("nearest", "pil_nearest", "pil12_nearest"):
+        if not alpha or pil_alpha or plan.mode in ("nearest", "pil_nearest", "pil12_nearest", "pil11_nearest"):
             return keep_dtype(resize(x), x.dtype)
         maxval = float(np.iinfo(x.dtype).max) if np.issubdtype(x.dtype, np.integer) else 1.0
         xf = x.astype(jnp.float32)

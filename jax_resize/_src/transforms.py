@@ -22,12 +22,13 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "torchvision": ("nearest", "nearest-exact", "bilinear", "bicubic"),
     "pillow": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos", "mks2013", "mks2021"),
     "pillow12": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos"),
+    "pillow11": ("nearest", "box", "bilinear", "hamming", "bicubic", "lanczos"),
     "tf": ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic"),
     "opencv": ("nearest", "linear", "cubic", "area", "lanczos4", "nearest-exact"),
     "jax": ("nearest", "linear", "bilinear", "cubic", "bicubic", "lanczos3", "lanczos5"),
 }
 #: Presets whose library always (Pillow) or never (OpenCV) filters over the scaled support.
-_ALWAYS_ANTIALIASED = ("pillow", "pillow12")
+_ALWAYS_ANTIALIASED = ("pillow", "pillow12", "pillow11")
 _NEVER_ANTIALIASED = ("opencv",)
 
 
@@ -200,6 +201,7 @@ def resample(
     * ``"pillow"``: ``PIL.Image.resize`` with ``Resampling[method.upper()]`` (Pillow 13). uint8 out.
     * ``"pillow12"``: the same with Pillow 12.3's bits (``compat.pil_resize``'s
       ``pillow_version="12"``). uint8 out.
+    * ``"pillow11"``: the same with Pillow 10.1-12.1's bits (``pillow_version="11"``). uint8 out.
     * ``"tf"``: ``tf.image.resize(method, antialias)``: float32 out (nearest keeps the dtype).
     * ``"opencv"``: ``cv2.resize`` with ``INTER_<METHOD>`` (:func:`jax_resize.compat.cv2_resize`):
       bit for bit, but cubic within 1 where the x86-64 wheel calls Intel IPP. uint8 out.
@@ -253,8 +255,8 @@ def _resample(image, size: tuple[int, int], method: str, preset: str, antialias:
         aa = antialias and method in ("bilinear", "bicubic")
         nchw = compat.torch_interpolate(chw, size=(h, w), mode=method, antialias=aa)
         return nchw[0].transpose(1, 2, 0).reshape(*nchw.shape[2:], *image.shape[2:])
-    if preset in ("pillow", "pillow12"):
-        version = "12" if preset == "pillow12" else "13"
+    if preset in _ALWAYS_ANTIALIASED:
+        version = preset[len("pillow") :] or "13"
         return compat.pil_resize(image, (w, h), compat.Resampling[method.upper()], pillow_version=version)
     if preset == "tf":  # tf.image.resize takes [H, W, C]
         hwc = compat.tf_resize(image.reshape(*image.shape[:2], -1), (h, w), method, antialias=antialias)

@@ -4,7 +4,7 @@ An ``[H, W(, C)]`` array behaves like ``Image.fromarray(array, mode)`` (:mod:`.p
 each axis whose length or ``box`` edges change is one pass of ``Image.resize``: Resample.c's
 centres, NEAREST walk and clipped window (:mod:`..clipped_windows`), kernels in its own evaluation
 order, its integer rules and alpha (:func:`pil_resize`) and its pass order (:func:`pass_order`;
-Pillow 12's in :mod:`.pillow_releases`). :func:`resample_axes` also serves
+earlier releases' rules in :mod:`.pillow_releases`). :func:`resample_axes` also serves
 ``jax_resize.resize``'s ``pil_*`` methods.
 """
 
@@ -149,11 +149,11 @@ def pass_order(changed: list[int], in_shape, out_shape, version: str = "13") -> 
     """Pillow 13's pass order over the ``changed`` axes (ascending): for ``(h, w)`` the vertical pass
     first iff ``out_h < in_h and 2 * (out_w - in_w) > out_h - in_h`` (found empirically,
     ``docs/notes/openvino_pillow_semantics.md``), else the horizontal; other counts last axis first.
-    ``version="12"``: Pillow 12's (:func:`.pillow_releases.order_12`)."""
+    ``version="12"`` / ``"11"``: that release's (:func:`.pillow_releases.order`)."""
     if len(changed) == 2:
         h, w = changed
-        if version == "12":
-            return _releases.order_12(h, w, in_shape, out_shape)
+        if version != "13":
+            return _releases.order(version, h, w, in_shape, out_shape)
         if out_shape[h] < in_shape[h] and 2 * (out_shape[w] - in_shape[w]) > out_shape[h] - in_shape[h]:
             return [h, w]
         return [w, h]
@@ -196,10 +196,15 @@ def _double_pass(y, axis: int, taps: _records.Taps) -> jax.Array:
     return jnp.moveaxis(total, 0, axis)
 
 
-def _mode_pass(y, axis: int, taps: _records.Taps, rule: str, precision, strategy: str) -> jax.Array:
+def _mode_pass(y, axis: int, taps: _records.Taps, rule: str, precision, strategy: str, version="13") -> jax.Array:
     """One pass of the 32-bit modes (``'F'``, ``'I'``) and ``'I;16'``, rounded to the mode's pixels:
-    float32 for F; ``ROUND_UP`` (half away from zero) and saturation for I and I;16 (``[0, 65535]``).
-    Bit exact in float64 (``jax_enable_x64``); otherwise accumulated in float32."""
+    float32 for F; ``ROUND_UP`` (half away from zero) and saturation for I and I;16 (``[0, 65535]``;
+    ``version="11"``: :func:`.pillow_releases.store_i16`). Bit exact in float64
+    (``jax_enable_x64``); otherwise accumulated in float32."""
+    if rule == "I;16" and version == "11":
+        if _x64():
+            return _releases.store_i16(_double_pass(y, axis, taps))
+        return _releases.store_i16(_apply.run(y, [(axis, taps)], precision=precision, strategy=strategy, dtype="f4"))
     if _x64():
         total = _double_pass(y, axis, taps)
         if rule == "F":
@@ -234,8 +239,8 @@ def resample_axes(
 ):
     """Resamples the ``changed`` axes of ``image`` to ``out_shape`` like ``Image.resize``;
     ``edges[axis]`` is the box's ``(in0, in1)`` on that axis, or ``None``; ``rule`` as
-    :func:`_rule` (``None``: by dtype, one :func:`..apply.run`); ``version``: Pillow 13's or
-    12's pass order (:func:`pass_order`)."""
+    :func:`_rule` (``None``: by dtype, one :func:`..apply.run`); ``version``: the Pillow release
+    (:mod:`.pillow_releases`): its pass order (:func:`pass_order`) and ``'I;16'`` store."""
     dtype = np.dtype(image.dtype)
     order = pass_order(changed, image.shape, out_shape, version)
     if method == "pil_nearest":
@@ -252,10 +257,12 @@ def resample_axes(
         return _apply.run(image, ops, strategy=strategy)
     k = kernel(method, cubic_coeff_a)
     taps = [(a, _windows.axis_taps(image.shape[a], out_shape[a], k, edges[a])) for a in order]
+    if rule is None and version == "11" and dtype == np.uint16:
+        rule = "I;16"  # resize's pil11_* methods: Pillow 11's 'I;16' store
     if rule is not None:
         y = image
         for a, t in taps:
-            y = _mode_pass(y, a, t, rule, precision, strategy)
+            y = _mode_pass(y, a, t, rule, precision, strategy, version)
         return y
     policy = _rounding.FINAL_HALF_EVEN
     if dtype == np.uint8:
@@ -410,10 +417,12 @@ def pil_resize(
     ``pillow_version="12"`` gives Pillow 12.3's bits instead of 13's, with the same exactness: the
     horizontal pass first (vertical first for an image over 100 times taller than wide whose
     height shrinks), and ``LA``/``RGBA`` filtered without ``reducing_gap``
-    (:mod:`.pillow_releases`). It also gives Pillow 10.1-12.2's bits in every mode but ``'I;16'``,
-    and 10.1-12.1's only for images at most 100 times taller than wide. ``'I;16'`` differs there:
-    11.x-12.2 store a pass's value above 65535 as ``0xFF00 | (value & 0xFF)``, and 10.x refuses
-    to filter it.
+    (:mod:`.pillow_releases`); also 12.2's in every mode but ``'I;16'``. ``pillow_version="11"``
+    gives Pillow 11.0-12.1's bits, with the same exactness: the horizontal pass first whenever the
+    width changes, ``LA``/``RGBA`` without ``reducing_gap``, and ``'I;16'`` passes storing a value
+    above 65535 as ``0xFF00 | (value & 0xFF)`` (without x64 within 1, but up to 255 where a pass's
+    float32 sum crosses 65535.5); and 10.1-10.4's in every mode, but for ``'I;16'`` only with
+    ``NEAREST``: 10.x refuses its other filters (``'image has wrong mode'``).
 
     Args:
       image: ``[H, W]`` or ``[H, W, C]``.
@@ -425,7 +434,8 @@ def pil_resize(
       reducing_gap: ``None`` or a float >= 1: first reduce by an integer factor with block means
         while the remaining scale stays >= ``reducing_gap`` (faster, slightly different).
       mode: a Pillow mode string for the array (:data:`.pillow_modes.PIL_MODES`), or ``None`` to infer it.
-      pillow_version: ``"13"`` (default) or ``"12"``: the Pillow release whose bits to give.
+      pillow_version: ``"13"`` (default), ``"12"`` (12.3) or ``"11"`` (10.1-12.1): the Pillow
+        release whose bits to give.
 
     Returns:
       ``[height, width(, C)]``: the mode's pixels (uint8; int32 for ``'I'``, uint16 for
@@ -435,8 +445,8 @@ def pil_resize(
       ValueError: rank not 2 or 3, a size < 1, unknown resample, box outside the image, reversed
         or not finite (Pillow computes with a NaN box), reducing_gap < 1, a mode that is unknown
         or does not fit the array's shape and dtype, reducing_gap that reduces a ``'I;16'`` image
-        (Pillow cannot), a ``pillow_version`` other than ``"13"`` and ``"12"``, an ``MKS*`` filter
-        with ``pillow_version="12"`` (Pillow 12 has none).
+        (Pillow cannot), a ``pillow_version`` other than ``"13"``, ``"12"``, ``"11"``, an ``MKS*``
+        filter with ``"12"`` or ``"11"`` (Pillow 10.1-12.3 have none).
       TypeError: as Pillow: ``size`` not two ints (bools refused too, which Pillow reads as 1),
         ``box`` not four real numbers, a float ``resample``; a traced ``size`` or ``box``.
 
@@ -495,12 +505,13 @@ def pil_resize(
 
 def release_filter(resample, pillow_version) -> tuple[Resampling, str]:
     """``(resample, version)`` checked (:func:`_resample`, :func:`.pillow_releases.version`): a filter
-    of that release (Pillow 12 has no MKS)."""
+    of that release (Pillow 10.1-12.3 have no MKS)."""
     resample = _resample(resample)
     version = _releases.version(pillow_version)
-    if version == "12" and resample > HAMMING:
+    if version != "13" and resample > HAMMING:
         name = f"resample={int(resample)} ({resample.name})"
-        raise ValueError(f"{name} is not a Pillow 12 filter; use pillow_version='13'.")
+        allowed = ", ".join(f"{r.name}={r.value}" for r in Resampling if r <= HAMMING)
+        raise ValueError(f"{name} is not a Pillow {version} filter (allowed: {allowed}); use pillow_version='13'.")
     return resample, version
 
 
