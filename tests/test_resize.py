@@ -70,7 +70,8 @@ def test_signatures_take_one_api_each():
 @pytest.mark.parametrize("method", resize_module.PIL_METHODS)
 def test_pil_methods_are_resize_with_pillow_filter(method):
     resample, version = resize_module.pillow_filter(method)
-    assert resample.name.lower() == method.split("_")[1] and version == ("12" if method.startswith("pil12") else "13")
+    prefix = method.split("_")[0]  # pil, pil12, pil11
+    assert resample.name.lower() == method.split("_")[1] and version == (prefix[3:] or "13")
     got = jax_resize.resize(IMAGE, (4, 13, 3), method)
     want = jax_resize.resize_with_pillow_filter(IMAGE, (4, 13, 3), resample, pillow_version=version)
     np.testing.assert_array_equal(got, want)

@@ -33,8 +33,9 @@ def method_name(method) -> str:
     return _jax_image.method_name(method, PIL_METHODS)
 
 
-#: Every ``pil_*`` method: Pillow 13's (``pil_bicubic`` ...) and Pillow 12.3's (``pil12_bicubic`` ...).
-PIL_METHODS = _pillow.METHODS + _pillow_releases.METHODS_12
+#: Every ``pil_*`` method: Pillow 13's (``pil_bicubic`` ...), Pillow 12.3's (``pil12_bicubic`` ...)
+#: and Pillow 10.1-12.1's (``pil11_bicubic`` ...).
+PIL_METHODS = _pillow.METHODS + _pillow_releases.RELEASE_METHODS
 
 
 #: ONNX Resize's attributes that :func:`resize_with_onnx_attributes` takes beside jax.image's arguments.
@@ -75,7 +76,8 @@ def resize(
         (a = -0.75, edge-clamped), ``"area"`` or a ``jax.image.ResizeMethod``; ``"pil_nearest"``,
         ``"pil_box"``, ``"pil_bilinear"``, ``"pil_hamming"``, ``"pil_bicubic"``, ``"pil_lanczos"``,
         ``"pil_mks2013"``, ``"pil_mks2021"``: :func:`resize_with_pillow_filter` with that filter
-        (Pillow 13); ``"pil12_nearest"`` ... ``"pil12_lanczos"``: with ``pillow_version="12"``.
+        (Pillow 13); ``"pil12_nearest"`` ... ``"pil12_lanczos"``: with ``pillow_version="12"``;
+        ``"pil11_nearest"`` ... ``"pil11_lanczos"``: with ``pillow_version="11"``.
       antialias: stretch the filter when downsampling (ignored by nearest, area and ``pil_*``,
         which always use Pillow's support ``filter_support * max(in / out, 1)``).
       precision: ``lax.Precision`` of the contractions.
@@ -284,10 +286,10 @@ def resize_with_pillow_filter(
     changed = [a for a in range(image.ndim) if image.shape[a] != shape[a]]
     _v.check_empty_axes([image.shape[a] for a in changed], [shape[a] for a in changed], changed)
     if image.dtype == np.bool_ and base != "pil_nearest":
-        method = base if version == "13" else "pil12_" + base[len("pil_") :]
+        method = base if version == "13" else f"pil{version}_" + base[len("pil_") :]
         raise TypeError(
-            f"image has dtype bool, which only the NEAREST filter ('pil_nearest', 'pil12_nearest') can resize; "
-            f"got resample={int(resample)} ({resample.name}, method {method!r})."
+            "image has dtype bool, which only the NEAREST filter ('pil_nearest', 'pil12_nearest', 'pil11_nearest') "
+            f"can resize; got resample={int(resample)} ({resample.name}, method {method!r})."
         )
     empty = _frontend.empty_output(shape, image.dtype)
     if empty is not None:  # no axis's weights (another axis may be huge)
@@ -313,7 +315,7 @@ def resize_with_pillow_filter(
 
 
 def pillow_filter(method: str) -> tuple[_pillow.Resampling, str]:
-    """``(resample, pillow_version)`` of a canonical ``pil_*`` / ``pil12_*`` method: ``"pil12_box"`` ->
+    """``(resample, pillow_version)`` of a canonical ``pil_*`` / ``pil12_*`` / ``pil11_*`` method: ``"pil12_box"`` ->
     ``(BOX, "12")``."""
     base, version = _pillow_releases.split_method(method)
     return _pillow.Resampling[base[len("pil_") :].upper()], version
