@@ -243,6 +243,7 @@ def _float_taps(interpolation, in_size: int, out_size: int, inv_scale: float):
     record = axis_record(interpolation, in_size, out_size, inv_scale)
     if record is None:
         return np.arange(in_size, dtype=np.int32)[:, None], np.ones((in_size, 1), np.float32)
+    assert isinstance(record, _records.Taps)  # INTER_CUBIC's filter: never a gather
     return np.asarray(record.index, np.int32), np.asarray(record.weight, np.float32)
 
 
@@ -264,24 +265,28 @@ def plan(interpolation, shape, dtype, out_hw, inv, ipp: bool = True) -> _routes.
             if dtype.name not in ("uint8", "uint16", "int16"):
                 return None
             pairs = iscale == (2, 2) and cn in (1, 3, 4)
-            tables = _routes.block_taps(h, oh, iscale[0]), _routes.block_taps(w, ow, iscale[1])
+            ys, xs = _windowed(_routes.block_taps(h, oh, iscale[0]), _routes.block_taps(w, ow, iscale[1]), (oh, ow))
             scalars = (np.asarray(pairs), np.asarray(1.0 / (iscale[0] * iscale[1]), np.float32))
-            return _routes.Plan("blocks", *_windowed(*tables, (oh, ow)), scalars, dtype.name)
+            return _routes.Plan("blocks", ys, xs, scalars, dtype.name)
         if dtype.name not in ("uint8", "uint16", "int16", "float32"):
             return None
-        tables = [area_table(h, oh, scale[0]), area_table(w, ow, scale[1])]
-        tables = [(i.astype(np.int32), wt.astype(np.float32)) for i, wt in tables]
-        return _routes.Plan("ordered", *_windowed(*tables, (oh, ow)), (), dtype.name)
+        ys, xs = [
+            (i.astype(np.int32), wt.astype(np.float32))
+            for i, wt in (area_table(h, oh, scale[0]), area_table(w, ow, scale[1]))
+        ]
+        ys, xs = _windowed(ys, xs, (oh, ow))
+        return _routes.Plan("ordered", ys, xs, (), dtype.name)
     if dtype != np.uint8 or interpolation in _NEAREST:
         return None
     if interpolation == INTER_CUBIC and ipp and _ipp_cubic(h, w, cn):  # IPP's closed code, within 1
-        tables = [_float_taps(INTER_CUBIC, n, o, i) for n, o, i in ((h, oh, inv_y), (w, ow, inv_x))]
-        return _routes.Plan("ordered", *_windowed(*tables, (oh, ow)), (), "uint8")
+        ys, xs = _windowed(_float_taps(INTER_CUBIC, h, oh, inv_y), _float_taps(INTER_CUBIC, w, ow, inv_x), (oh, ow))
+        return _routes.Plan("ordered", ys, xs, (), "uint8")
     form = {INTER_LINEAR: "mulhi", INTER_AREA: "mulhi", INTER_LANCZOS4: "shift22", INTER_CUBIC: "float"}[interpolation]
     rows = fixed_coefficients(interpolation, h, oh, inv_y, clamp=False)
     cols = fixed_coefficients(interpolation, w, ow, inv_x, clamp=form == "mulhi")
     cols = cols + (_routes.vector_lanes(ow, cn),) if form == "float" else cols
-    return _routes.Plan(form, *_windowed(rows, cols, (oh, ow)), (), "uint8")
+    ys, xs = _windowed(rows, cols, (oh, ow))
+    return _routes.Plan(form, ys, xs, (), "uint8")
 
 
 def _own_arithmetic(x, interpolation, dtype, out_hw, inv, ipp: bool = True) -> jax.Array | None:
