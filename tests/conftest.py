@@ -244,3 +244,19 @@ def describe_difference(mode, i, got, want) -> str:
     """How many values of case ``i`` in ``mode`` differ, and by how much at most."""
     diff = np.abs(got.astype(np.float64) - want.astype(np.float64))
     return f"mode {mode} case {i}: {np.count_nonzero(diff)} of {diff.size} values differ, max {diff.max()}"
+
+
+def cv2_size_rules(h: int, w: int) -> list[dict]:
+    """``cv2.resize`` size arguments for an ``h x w`` image: enlarging and shrinking, integer and
+    fractional factors, mixed directions, fx/fy (an exact 2x shrink of an odd size: OpenCV's
+    integer-area path with partial blocks)."""
+    return [
+        dict(dsize=(2 * w, 2 * h)),
+        dict(dsize=(int(w * 1.37), int(h * 1.37))),
+        dict(dsize=(w // 3, h // 3)),
+        dict(dsize=(int(w * 0.61), int(h * 0.61))),
+        dict(dsize=(2 * w + 3, h // 2)),
+        dict(dsize=None, fx=0.5, fy=0.5),
+        dict(dsize=None, fx=1 / 3, fy=0.75),
+        dict(dsize=(w // 4, 3 * h)),
+    ]

@@ -13,6 +13,7 @@ import pydoc
 import jax
 import numpy as np
 import pytest
+from conftest import cv2_size_rules
 
 from jax_resize import compat
 from jax_resize.compat import cv2_resize
@@ -137,21 +138,6 @@ def _photo_or_noise(channels: int) -> np.ndarray:
     return np.random.default_rng(channels).integers(0, 256, (61, 83, channels)).astype(np.uint8)
 
 
-def _photo_sizes(h: int, w: int) -> list[dict]:
-    """Enlarging and shrinking, integer and fractional factors, mixed directions, fx/fy (an exact
-    2x shrink of an odd size: OpenCV's integer-area path with partial blocks)."""
-    return [
-        dict(dsize=(2 * w, 2 * h)),
-        dict(dsize=(int(w * 1.37), int(h * 1.37))),
-        dict(dsize=(w // 3, h // 3)),
-        dict(dsize=(int(w * 0.61), int(h * 0.61))),
-        dict(dsize=(2 * w + 3, h // 2)),
-        dict(dsize=None, fx=0.5, fy=0.5),
-        dict(dsize=None, fx=1 / 3, fy=0.75),
-        dict(dsize=(w // 4, 3 * h)),
-    ]
-
-
 @pytest.mark.parametrize("flag", _PHOTO_FLAGS)
 def test_uint8_photos_and_noise_bit_for_bit(flag):
     import readme
@@ -160,7 +146,7 @@ def test_uint8_photos_and_noise_bit_for_bit(flag):
     off = total = 0
     for channels in (1, 2, 3, 4):
         x = _photo_or_noise(channels)
-        for kw in _photo_sizes(*x.shape[:2]):
+        for kw in cv2_size_rules(*x.shape[:2]):
             want = cv2.resize(x, interpolation=getattr(cv2, flag), **kw)
             got = np.asarray(cv2_resize(x, interpolation=getattr(compat, flag), **kw))
             assert got.shape == want.shape and got.dtype == want.dtype

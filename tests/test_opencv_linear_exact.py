@@ -12,6 +12,7 @@ a differing case still reports ``cv2.getCPUFeaturesLine()``.
 import jax
 import numpy as np
 import pytest
+from conftest import cv2_size_rules
 
 from jax_resize import compat
 from jax_resize._src.peers import opencv_linear_exact as le
@@ -40,19 +41,6 @@ def _image(dtype, channels: int, h: int = 61, w: int = 83) -> np.ndarray:
     return x[..., 0] if channels == 1 else x
 
 
-def _sizes(h: int, w: int) -> list[dict]:
-    return [
-        dict(dsize=(2 * w, 2 * h)),
-        dict(dsize=(int(w * 1.37), int(h * 1.37))),
-        dict(dsize=(w // 3, h // 3)),
-        dict(dsize=(int(w * 0.61), int(h * 0.61))),
-        dict(dsize=(2 * w + 3, h // 2)),
-        dict(dsize=None, fx=0.5, fy=0.5),  # 2x shrink of an odd size: the area route (16-bit)
-        dict(dsize=None, fx=1 / 3, fy=0.75),
-        dict(dsize=(w // 4, 3 * h)),
-    ]
-
-
 def _exact(x, kw) -> None:
     want = cv2.resize(x, interpolation=cv2.INTER_LINEAR_EXACT, **kw)
     got = np.asarray(cv2_resize(x, interpolation=compat.INTER_LINEAR_EXACT, **kw))
@@ -67,7 +55,7 @@ def test_sixteen_bit_photos_and_noise_bit_for_bit(dtype):
     exact = 0
     for channels in (1, 2, 3, 4):
         x = _image(dtype, channels)
-        for kw in _sizes(*x.shape[:2]):
+        for kw in cv2_size_rules(*x.shape[:2]):
             _exact(x, kw)
             exact += 1
     cell = readme.row(_ROW)[3]
@@ -81,7 +69,7 @@ def test_int8_and_int32_noise_bit_for_bit(dtype):
     exact = 0
     for channels in (1, 2, 3, 4):
         x = _image(dtype, channels, 23, 31)
-        for kw in _sizes(*x.shape[:2])[:4] + [dict(dsize=None, fx=2 / 3, fy=1.5)]:
+        for kw in cv2_size_rules(*x.shape[:2])[:4] + [dict(dsize=None, fx=2 / 3, fy=1.5)]:
             _exact(x, kw)
             exact += 1
     cell = readme.row(_ROW)[3]

@@ -26,7 +26,6 @@ import subprocess
 import sys
 import tempfile
 
-import jax
 import numpy as np
 import pytest
 import readme
@@ -225,16 +224,7 @@ def _resize_oracle():
 
 @pytest.mark.parametrize("k", range(len(RESIZE_CASES)))
 def test_resize_pil11_methods_are_pillow_11_3(k):
-    a, (oh, ow), resample, dtype = RESIZE_CASES[k]
-    want = _resize_oracle()[k]
-    shape = (oh, ow) + a.shape[2:]
-    with jax.enable_x64(dtype != np.uint8):
-        got = np.asarray(jax_resize.resize(a, shape, METHOD_11[resample]))
-    assert got.dtype == want.dtype, (got.dtype, want.dtype)
-    if dtype == np.float32:  # resize's float passes are not Pillow's double sums: within a rounding
-        np.testing.assert_allclose(got, want, rtol=0, atol=1e-6 * np.abs(want).max())
-    else:
-        assert np.array_equal(got, want), p12._describe(f"case {k}", got, want)
+    p12.assert_resize_case(k, RESIZE_CASES[k], _resize_oracle()[k], METHOD_11)
 
 
 def test_grain_preset_pillow11_is_pillow_11_3():

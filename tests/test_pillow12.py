@@ -302,18 +302,23 @@ def _resize_oracle():
     return pillow12([(a, (o[1], o[0]), r, None, None, None) for a, o, r, _ in RESIZE_CASES])
 
 
-@pytest.mark.parametrize("k", range(len(RESIZE_CASES)))
-def test_resize_pil12_methods_are_pillow_12_3(k):
-    a, (oh, ow), resample, dtype = RESIZE_CASES[k]
-    want = _resize_oracle()[k]
+def assert_resize_case(k, case, want, methods):
+    """``jax_resize.resize`` of ``case`` (``(a, (oh, ow), resample, dtype)``) with ``methods[resample]``
+    equals the release's ``want``: bit for bit, float32 within a rounding."""
+    a, (oh, ow), resample, dtype = case
     shape = (oh, ow) + a.shape[2:]
     with jax.enable_x64(dtype != np.uint8):
-        got = np.asarray(jax_resize.resize(a, shape, METHOD_12[resample]))
+        got = np.asarray(jax_resize.resize(a, shape, methods[resample]))
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
     if dtype == np.float32:  # resize's float passes are not Pillow's double sums: within a rounding
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-6 * np.abs(want).max())
     else:
         assert np.array_equal(got, want), _describe(f"case {k}", got, want)
+
+
+@pytest.mark.parametrize("k", range(len(RESIZE_CASES)))
+def test_resize_pil12_methods_are_pillow_12_3(k):
+    assert_resize_case(k, RESIZE_CASES[k], _resize_oracle()[k], METHOD_12)
 
 
 def test_resize_pil12_premultiplied_alpha_is_pillow_12_3():
